@@ -1,0 +1,175 @@
+"""The `liarsdice` command."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .rules import PRESETS, Options, OptionsError, find_preset, merge_overrides
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Liar's Dice: play in the terminal, check rules scenarios, replay game records.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def parse_option_assignments(assignments: list[str]) -> dict[str, Any]:
+    """`name=value` pairs; values are read as YAML, so `1`, `true` and `{stake: per_turn}` work."""
+    import yaml
+
+    out: dict[str, Any] = {}
+    for item in assignments:
+        name, sep, raw = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionsError(f"--option takes name=value (e.g. --option wild_face=1), not {item!r}")
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else None
+        except yaml.YAMLError as e:
+            raise OptionsError(f"--option {name}: cannot read {raw!r}: {e}") from e
+        out[name.strip()] = value
+    return out
+
+
+def build_options(
+    preset: str,
+    players: int | None = None,
+    dice: int | None = None,
+    faces: int | None = None,
+    assignments: list[str] | None = None,
+) -> Options:
+    p = find_preset(preset)
+    overrides = parse_option_assignments(assignments or [])
+    if players is not None:
+        overrides["num_players"] = players
+    elif "num_players" not in overrides:
+        overrides["num_players"] = p.default_players
+    if dice is not None:
+        overrides["dice_per_player"] = dice
+    if faces is not None:
+        overrides["faces"] = faces
+    n = overrides["num_players"]
+    if isinstance(n, int) and not isinstance(n, bool):
+        if n < p.min_players or (p.max_players is not None and n > p.max_players):
+            most = f" to {p.max_players}" if p.max_players else " or more"
+            raise OptionsError(f"{p.name} is played by {p.min_players}{most} players, not {n}")
+    return Options.from_dict(merge_overrides(p.options, overrides))
+
+
+@app.command()
+def scenario(
+    file: Annotated[Path, typer.Argument(help="YAML or JSON list of scenarios (shared/conformance/FORMAT.md)")],
+) -> None:
+    """Play conformance scenarios and print one JSON line of observations per scenario."""
+    from .scenario import ScenarioFileError, load_scenarios, run_scenario
+
+    try:
+        cases = load_scenarios(file)
+    except ScenarioFileError as e:
+        _fail(str(e), 1)
+    for case in cases:
+        sys.stdout.write(json.dumps(run_scenario(case)) + "\n")
+    sys.stdout.flush()
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="a game record (JSON) written by liarsdice")],
+    check: Annotated[bool, typer.Option("--check", help="only validate; print nothing but the verdict")] = False,
+) -> None:
+    """Validate a game record and print the game round by round, every cup shown."""
+    from .record import RecordError, load_record, replay_text
+
+    try:
+        data = load_record(file)
+        lines = list(replay_text(data))
+    except RecordError as e:
+        _fail(f"{file}: invalid record: {e}", 1)
+    if check:
+        typer.echo(f"{file}: valid record")
+        return
+    for line in lines:
+        typer.echo(line)
+
+
+@app.command()
+def play(
+    preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
+    players: Annotated[int | None, typer.Option("--players", "-n", help="seats at the table")] = None,
+    dice: Annotated[int | None, typer.Option("--dice", "-d", help="dice per player")] = None,
+    faces: Annotated[int | None, typer.Option("--faces", "-f", help="faces per die")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed for the dice and the bots")] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="bot level: random or probability")] = "probability",
+    humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat)")] = 1,
+    name: Annotated[list[str] | None, typer.Option("--name", help="a person's name (repeat for hot-seat)")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
+    ] = None,
+    record_dir: Annotated[
+        Path | None, typer.Option("--record-dir", help="where the game record is written")
+    ] = None,
+) -> None:
+    """Play a whole game in the terminal against bots, or hot-seat with friends."""
+    from .bots import BOT_LEVELS
+    from .terminal import run_play
+
+    try:
+        options = build_options(preset, players, dice, faces, option)
+    except OptionsError as e:
+        _fail(str(e))
+    if bots not in BOT_LEVELS:
+        _fail(f"unknown bot level {bots!r}: the levels are {', '.join(BOT_LEVELS)}")
+    if not 0 <= humans <= options.num_players:
+        _fail(f"--humans must be between 0 and the {options.num_players} players")
+    names = list(name or [])
+    if len(names) > humans:
+        _fail(f"{len(names)} names given for {humans} people (--humans)")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    code = run_play(
+        preset=find_preset(preset).name,
+        options=options,
+        humans=humans,
+        names=names,
+        bot_level=bots,
+        seed=seed,
+        record_dir=record_dir,
+    )
+    raise typer.Exit(code)
+
+
+@app.command()
+def presets(
+    name: Annotated[str | None, typer.Argument(help="show every option of one preset")] = None,
+) -> None:
+    """List the rule presets, or every option of one."""
+    if name is not None:
+        try:
+            p = find_preset(name)
+        except OptionsError as e:
+            _fail(str(e))
+        typer.echo(f"{p.name}: {p.description}")
+        for key, value in p.build({"num_players": p.default_players}).to_dict().items():
+            typer.echo(f"  {key:20} {json.dumps(value)}")
+        return
+    for p in PRESETS.values():
+        typer.echo(f"{p.name:13} {p.description}")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1614 @@
+"""The game and its immutable states: legal moves, applying an action, resolving a round.
+
+`Game` holds what never changes (options, seats); `GameState` is one moment of play. A state is
+never modified: `apply` returns a new state and the events the action caused, or raises
+`IllegalAction` with a message a player can act on. Chance is explicit: at a chance node the
+state says what luck must supply (`chance_spec`), and the caller applies a `Roll`, `Reroll` or
+`DrawStarter`, drawn with `sample_chance(rng)` from a generator it owns or given outright.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from .actions import (
+    Accuse,
+    Action,
+    AllIn,
+    AnyAction,
+    BidAction,
+    Challenge,
+    ChanceAction,
+    Claim,
+    DrawStarter,
+    Exact,
+    Fold,
+    Pass,
+    Reroll,
+    Roll,
+    Vote,
+    format_action,
+)
+from .bids import Bid, BidLadder, ladder
+from .events import (
+    DiceRerolled,
+    Event,
+    GameOver,
+    GameResult,
+    HandsRolled,
+    OutcomeKind,
+    RoundOutcome,
+    RoundResolved,
+    RoundStarted,
+    StarterDrawn,
+    Turn,
+)
+from .options import Options, OptionsError
+from .views import LegalMoves, PlayerView
+
+STARTER: Final = "starter"  # chance: luck picks the opener
+ROLL: Final = "roll"  # chance: every cup is rolled
+REROLL: Final = "reroll"  # chance: a cup is rerolled after a push
+TURN: Final = "turn"
+VOTE: Final = "vote"
+OVER: Final = "over"
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why, in the game's words."""
+
+
+class SetupError(ValueError):
+    """A position that cannot exist under the options (wrong number of dice, unknown seat...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceSpec:
+    """What luck must supply at a chance node.
+
+    `kind` is `starter` (one of `candidates`), `roll` (`dice[seat]` dice for every seat) or
+    `reroll` (`dice[seat]` dice for `seat`). Faces run from 1 to `faces`.
+    """
+
+    kind: str
+    faces: int
+    dice: tuple[int, ...]
+    seat: int | None
+    candidates: tuple[int, ...]
+
+    def sample(self, rng: random.Random) -> ChanceAction:
+        faces = self.faces
+        if self.kind == STARTER:
+            return DrawStarter(self.candidates[int(rng.random() * len(self.candidates))])
+        rnd = rng.random
+        if self.kind == ROLL:
+            return Roll(tuple(tuple(int(rnd() * faces) + 1 for _ in range(n)) for n in self.dice))
+        assert self.seat is not None
+        return Reroll(self.seat, tuple(int(rnd() * faces) + 1 for _ in range(self.dice[self.seat])))
+
+    def outcomes(self, limit: int = 100_000) -> list[tuple[ChanceAction, float]]:
+        """Every outcome with its probability (refused above `limit` outcomes)."""
+        if self.kind == STARTER:
+            p = 1.0 / len(self.candidates)
+            return [(DrawStarter(s), p) for s in self.candidates]
+        total = sum(self.dice) if self.kind == ROLL else self.dice[self.seat or 0]
+        if self.faces**total > limit:
+            raise ValueError(f"{self.faces}^{total} outcomes is more than the limit of {limit}")
+        p = 1.0 / self.faces**total
+        faces = range(1, self.faces + 1)
+        out: list[tuple[ChanceAction, float]] = []
+        for combo in itertools.product(faces, repeat=total):
+            if self.kind == REROLL:
+                assert self.seat is not None
+                out.append((Reroll(self.seat, combo), p))
+                continue
+            hands, i = [], 0
+            for n in self.dice:
+                hands.append(tuple(combo[i : i + n]))
+                i += n
+            out.append((Roll(tuple(hands)), p))
+        return out
+
+
+class _Table:
+    """What stays fixed for a whole round: dice held, who is out, the round's rules."""
+
+    __slots__ = (
+        "round_no",
+        "dice",
+        "out_round",
+        "special",
+        "special_done",
+        "exact_used",
+        "starter",
+        "chips",
+        "running_pot",
+        "q_max",
+        "ladder",
+        "wild",
+        "active",
+    )
+
+    round_no: int
+    dice: tuple[int, ...]
+    out_round: tuple[int | None, ...]
+    special: bool
+    special_done: int
+    exact_used: int
+    starter: int
+    chips: tuple[int, ...] | None
+    running_pot: int
+    q_max: int
+    ladder: BidLadder
+    wild: int | None
+    active: tuple[int, ...]
+
+
+class _Economy:
+    """The betting of the current round (source 004)."""
+
+    __slots__ = ("chips", "pot", "bet", "paid", "folded", "last_folder")
+
+    def __init__(
+        self,
+        chips: tuple[int, ...],
+        pot: int,
+        bet: int,
+        paid: tuple[int, ...],
+        folded: int,
+        last_folder: int | None,
+    ) -> None:
+        self.chips = chips
+        self.pot = pot
+        self.bet = bet
+        self.paid = paid
+        self.folded = folded
+        self.last_folder = last_folder
+
+    def pay(self, seat: int, amount: int) -> _Economy:
+        chips = list(self.chips)
+        paid = list(self.paid)
+        chips[seat] -= amount
+        paid[seat] += amount
+        return _Economy(tuple(chips), self.pot + amount, self.bet, tuple(paid), self.folded, self.last_folder)
+
+
+class _Vote:
+    __slots__ = ("accuser", "accused", "target_index", "voters", "votes")
+
+    def __init__(
+        self,
+        accuser: int,
+        accused: int,
+        target_index: int,
+        voters: tuple[int, ...],
+        votes: tuple[tuple[int, bool], ...],
+    ) -> None:
+        self.accuser = accuser
+        self.accused = accused
+        self.target_index = target_index
+        self.voters = voters
+        self.votes = votes
+
+
+class Game:
+    """The rules of one table: options and seat names. Makes states; never changes."""
+
+    __slots__ = ("options", "seats", "num_players", "_challenges")
+
+    def __init__(self, options: Options, seats: Sequence[str] | None = None) -> None:
+        options.validate()
+        if seats is None:
+            seats = [f"P{i}" for i in range(options.num_players)]
+        seats = tuple(str(s) for s in seats)
+        if len(seats) != options.num_players:
+            raise OptionsError(f"{len(seats)} seat names given for num_players={options.num_players}")
+        if len(set(s.lower() for s in seats)) != len(seats):
+            raise OptionsError(f"seat names must differ: {', '.join(seats)}")
+        self.options = options
+        self.seats = seats
+        self.num_players = options.num_players
+        self._challenges = tuple(Challenge(s) for s in range(self.num_players))
+
+    def __repr__(self) -> str:
+        return f"Game({self.options!r}, seats={self.seats!r})"
+
+    def new_initial_state(self) -> GameState:
+        """The state before anything happened: luck picks the opener or the first roll is due."""
+        o = self.options
+        dice = tuple(o.starting_dice(s) for s in range(self.num_players))
+        chips = (o.economy.starting_chips,) * self.num_players if o.economy else None
+        starter = o.first_starter if isinstance(o.first_starter, int) else -1
+        table = self._table(1, dice, (None,) * self.num_players, False, 0, 0, starter, chips, 0)
+        if starter < 0:
+            return GameState._chance(self, table, STARTER, None, tuple(range(self.num_players)))
+        return GameState._chance(self, table, ROLL, None, ())
+
+    def position(
+        self,
+        hands: Sequence[Sequence[int]],
+        *,
+        starter: int,
+        round_no: int = 1,
+        special_round: bool = False,
+        special_done: Iterable[int] = (),
+        exact_used: Iterable[int] = (),
+        chips: Sequence[int] | None = None,
+        running_pot: int = 0,
+    ) -> GameState:
+        """A state at the first turn of a round, set up exactly (a scenario's starting point).
+
+        A seat with an empty hand is out (eliminated or finished before this round).
+        """
+        o = self.options
+        n = self.num_players
+        if len(hands) != n:
+            raise SetupError(f"{len(hands)} hands given for {n} seats")
+        cups: list[tuple[int, ...]] = []
+        for seat, hand in enumerate(hands):
+            hand = tuple(hand)
+            for face in hand:
+                if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= o.faces:
+                    raise SetupError(
+                        f"{self.seats[seat]} holds a die showing {face!r}, but dice have faces 1 to {o.faces}"
+                    )
+            if len(hand) > o.dice_cap(seat):
+                raise SetupError(
+                    f"{self.seats[seat]} holds {len(hand)} dice, more than the {o.dice_cap(seat)} these options allow"
+                )
+            cups.append(hand)
+        dice = tuple(len(h) for h in cups)
+        if sum(1 for d in dice if d) < 2:
+            raise SetupError("a round needs at least two players holding dice")
+        if not 0 <= starter < n or not dice[starter]:
+            raise SetupError(f"the starter must be a seat holding dice, not {starter!r}")
+        if round_no < 1:
+            raise SetupError(f"round_no must be 1 or more, not {round_no}")
+        econ_chips: tuple[int, ...] | None = None
+        if o.economy is not None:
+            econ_chips = tuple(chips) if chips is not None else (o.economy.starting_chips,) * n
+            if len(econ_chips) != n or any(c < 0 for c in econ_chips):
+                raise SetupError("chips must give a whole number of at least 0 for every seat")
+            if running_pot < 0:
+                raise SetupError("the running pot cannot be negative")
+        out_round = tuple(None if d else 0 for d in dice)
+        table = self._table(
+            round_no,
+            dice,
+            out_round,
+            special_round,
+            _mask(special_done),
+            _mask(exact_used),
+            starter,
+            econ_chips,
+            running_pot,
+        )
+        return GameState._chance(self, table, ROLL, None, ())._begin_round(tuple(cups))
+
+    def _table(
+        self,
+        round_no: int,
+        dice: tuple[int, ...],
+        out_round: tuple[int | None, ...],
+        special: bool,
+        special_done: int,
+        exact_used: int,
+        starter: int,
+        chips: tuple[int, ...] | None,
+        running_pot: int,
+    ) -> _Table:
+        o = self.options
+        t = _Table()
+        t.round_no = round_no
+        t.dice = dice
+        t.out_round = out_round
+        t.special = special
+        t.special_done = special_done
+        t.exact_used = exact_used
+        t.starter = starter
+        t.chips = chips
+        t.running_pot = running_pot
+        t.active = tuple(s for s in range(self.num_players) if out_round[s] is None)
+        t.q_max = sum(dice[s] for s in t.active)
+        t.wild = None if special else o.wild
+        rule = "plain" if special else o.wild_bid_rule
+        t.ladder = ladder(o.faces, t.wild, rule, o.bid_order, max(t.q_max, 1))
+        return t
+
+
+_VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
+_EXACT = Exact()
+
+
+@lru_cache(maxsize=512)
+def _bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
+    return tuple(BidAction(b) for b in lad.bids)
+
+
+def _mask(seats: Iterable[int]) -> int:
+    m = 0
+    for s in seats:
+        m |= 1 << s
+    return m
+
+
+def _sub_multisets(cup: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every push a cup allows: 1 to len(cup)-1 dice, as sorted faces."""
+    counts = sorted(Counter(cup).items())
+    out: list[tuple[int, ...]] = []
+    for takes in itertools.product(*(range(c + 1) for _, c in counts)):
+        k = sum(takes)
+        if 1 <= k <= len(cup) - 1:
+            out.append(tuple(f for (f, _), t in zip(counts, takes, strict=False) for _ in range(t)))
+    out.sort(key=lambda p: (len(p), p))
+    return out
+
+
+class GameState:
+    """One moment of a game. Immutable: `apply` returns a new state.
+
+    Read it through its properties and `view(seat)`; other seats' cups are reachable only via
+    `view` of that seat or the reveal in a `RoundOutcome`.
+    """
+
+    __slots__ = (
+        "_game",
+        "_t",
+        "_phase",
+        "_to_act",
+        "_cups",
+        "_pushed",
+        "_history",
+        "_standing",
+        "_passed",
+        "_bad_passes",
+        "_vote",
+        "_econ",
+        "_pending",
+        "_candidates",
+        "_outcome",
+        "_result",
+        "_legal",
+    )
+
+    _game: Game
+    _t: _Table
+    _phase: str
+    _to_act: int
+    _cups: tuple[tuple[int, ...], ...]
+    _pushed: tuple[tuple[int, ...], ...]
+    _history: tuple[Turn, ...]
+    _standing: int
+    _passed: int
+    _bad_passes: int
+    _vote: _Vote | None
+    _econ: _Economy | None
+    _pending: int
+    _candidates: tuple[int, ...]
+    _outcome: RoundOutcome | None
+    _result: GameResult | None
+    _legal: tuple[Action, ...] | None
+
+    # ----- construction -----
+
+    @classmethod
+    def _chance(
+        cls,
+        game: Game,
+        table: _Table,
+        phase: str,
+        outcome: RoundOutcome | None,
+        candidates: tuple[int, ...],
+    ) -> GameState:
+        s = object.__new__(cls)
+        n = game.num_players
+        s._game = game
+        s._t = table
+        s._phase = phase
+        s._to_act = -1
+        s._cups = ((),) * n
+        s._pushed = ((),) * n
+        s._history = ()
+        s._standing = -1
+        s._passed = 0
+        s._bad_passes = 0
+        s._vote = None
+        s._econ = None
+        s._pending = -1
+        s._candidates = candidates
+        s._outcome = outcome
+        s._result = None
+        s._legal = None
+        return s
+
+    def _copy(self) -> GameState:
+        s = object.__new__(GameState)
+        s._game = self._game
+        s._t = self._t
+        s._phase = self._phase
+        s._to_act = self._to_act
+        s._cups = self._cups
+        s._pushed = self._pushed
+        s._history = self._history
+        s._standing = self._standing
+        s._passed = self._passed
+        s._bad_passes = self._bad_passes
+        s._vote = self._vote
+        s._econ = self._econ
+        s._pending = self._pending
+        s._candidates = self._candidates
+        s._outcome = self._outcome
+        s._result = self._result
+        s._legal = None
+        return s
+
+    def _begin_round(self, hands: tuple[tuple[int, ...], ...]) -> GameState:
+        t = self._t
+        s = self._copy()
+        s._phase = TURN
+        s._to_act = t.starter
+        s._cups = hands
+        s._pushed = ((),) * self._game.num_players
+        s._history = ()
+        s._standing = -1
+        s._passed = 0
+        s._bad_passes = 0
+        s._vote = None
+        eco = self._game.options.economy
+        if eco is not None:
+            assert t.chips is not None
+            n = self._game.num_players
+            s._econ = _Economy(t.chips, 0, eco.min_bet_for(t.round_no), (0,) * n, 0, None)
+        return s
+
+    # ----- reading -----
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def options(self) -> Options:
+        return self._game.options
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self._game.seats
+
+    @property
+    def phase(self) -> str:
+        """`starter`, `roll` or `reroll` (chance), `turn`, `vote`, or `over`."""
+        return self._phase
+
+    @property
+    def is_chance(self) -> bool:
+        return self._phase in (STARTER, ROLL, REROLL)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._phase == OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act or vote, or None at a chance node or the end."""
+        return self._to_act if self._to_act >= 0 else None
+
+    @property
+    def round_no(self) -> int:
+        return self._t.round_no
+
+    @property
+    def starter(self) -> int | None:
+        """Who opens (or opened) the current round; None while luck has yet to pick."""
+        return self._t.starter if self._t.starter >= 0 else None
+
+    @property
+    def one_die_round(self) -> bool:
+        return self._t.special
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """Dice each seat holds this round (under the cup and pushed)."""
+        return self._t.dice
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        return self._t.active
+
+    @property
+    def out_round(self) -> tuple[int | None, ...]:
+        """The round in which each seat went out (0: before the position was set up), or None."""
+        return self._t.out_round
+
+    @property
+    def pushed(self) -> tuple[tuple[int, ...], ...]:
+        return self._pushed
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """This round's actions, oldest first (public)."""
+        return self._history
+
+    @property
+    def standing_bid(self) -> Bid | None:
+        if self._standing < 0:
+            return None
+        action = self._history[self._standing].action
+        assert isinstance(action, (BidAction, Claim))
+        return action.bid
+
+    @property
+    def standing_bidder(self) -> int | None:
+        return self._history[self._standing].seat if self._standing >= 0 else None
+
+    @property
+    def dice_in_play(self) -> int:
+        return self._t.q_max
+
+    @property
+    def exact_used(self) -> tuple[bool, ...]:
+        return tuple(bool(self._t.exact_used >> s & 1) for s in range(self._game.num_players))
+
+    @property
+    def special_done(self) -> tuple[bool, ...]:
+        return tuple(bool(self._t.special_done >> s & 1) for s in range(self._game.num_players))
+
+    @property
+    def chips(self) -> tuple[int, ...] | None:
+        if self._econ is not None:
+            return self._econ.chips
+        return self._t.chips
+
+    @property
+    def running_pot(self) -> int | None:
+        return self._t.running_pot if self._game.options.economy else None
+
+    @property
+    def round_pot(self) -> int | None:
+        return self._econ.pot if self._econ is not None else None
+
+    @property
+    def current_bet(self) -> int | None:
+        return self._econ.bet if self._econ is not None else None
+
+    @property
+    def folded(self) -> tuple[bool, ...]:
+        f = self._econ.folded if self._econ is not None else 0
+        return tuple(bool(f >> s & 1) for s in range(self._game.num_players))
+
+    @property
+    def last_outcome(self) -> RoundOutcome | None:
+        """The outcome of the last round that ended (None before the first one ends)."""
+        return self._outcome
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    def returns(self) -> tuple[float, ...] | None:
+        return self._result.returns if self._result is not None else None
+
+    def __repr__(self) -> str:
+        seats = self.seats
+        history = ", ".join(f"{seats[t.seat]}: {format_action(t.action, seats)}" for t in self._history)
+        who = f" seat {seats[self._to_act]}" if self._to_act >= 0 else ""
+        return f"<GameState round {self._t.round_no} {self._phase}{who} history [{history}]>"
+
+    # ----- chance -----
+
+    def chance_spec(self) -> ChanceSpec:
+        if self._phase == STARTER:
+            return ChanceSpec(STARTER, self.options.faces, (), None, self._candidates)
+        if self._phase == ROLL:
+            return ChanceSpec(ROLL, self.options.faces, self._t.dice, None, ())
+        if self._phase == REROLL:
+            n = self._game.num_players
+            seat = self._candidates[0]
+            dice = tuple(len(self._cups[s]) if s == seat else 0 for s in range(n))
+            return ChanceSpec(REROLL, self.options.faces, dice, seat, ())
+        raise IllegalAction("this is not a chance node: a player is to act or the game is over")
+
+    def sample_chance(self, rng: random.Random) -> ChanceAction:
+        """A chance outcome drawn with `rng` (the caller's generator: the core keeps none)."""
+        return self.chance_spec().sample(rng)
+
+    def chance_outcomes(self, limit: int = 100_000) -> list[tuple[ChanceAction, float]]:
+        return self.chance_spec().outcomes(limit)
+
+    # ----- legal moves -----
+
+    def legal_moves(self) -> LegalMoves | None:
+        """A summary of what the seat to act may do (None at chance nodes and the end)."""
+        if self._phase == VOTE:
+            return LegalMoves(
+                self._to_act, True, (), False, (), (), False, False, None, False, None, None, False, False, False
+            )
+        if self._phase != TURN:
+            return None
+        seat = self._to_act
+        o = self._game.options
+        pushes = tuple(_sub_multisets(self._cups[seat])) if o.push else ()
+        if self._econ is not None:
+            e = self._econ
+            owed = self._owed(seat)
+            chips = e.chips[seat]
+            can_meet = chips >= owed
+            raise_min = raise_max = None
+            if can_meet:
+                top = chips + e.paid[seat] if o.economy and o.economy.stake == "call_to_level" else chips
+                if top >= e.bet + 1:
+                    raise_min, raise_max = e.bet + 1, top
+            has_claim = self._standing >= 0
+            return LegalMoves(
+                seat,
+                False,
+                self._legal_bids(seat) if can_meet else (),
+                False,
+                pushes if can_meet else (),
+                (),
+                False,
+                True,
+                owed,
+                can_meet,
+                raise_min,
+                raise_max,
+                can_meet and has_claim,
+                (not can_meet) and has_claim and (chips > 0 or (o.economy is not None and o.economy.zero_chip_all_in)),
+                True,
+            )
+        return LegalMoves(
+            seat,
+            False,
+            self._legal_bids(seat),
+            self._pass_error(seat) is None,
+            pushes,
+            self._challenge_targets(seat),
+            self._exact_error(seat) is None,
+            False,
+            None,
+            False,
+            None,
+            None,
+            False,
+            False,
+            False,
+        )
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to act, pushes and raises included (empty at chance
+        nodes and the end). Bids come lowest first, in ladder order."""
+        if self._legal is not None:
+            return self._legal
+        legal: tuple[Action, ...]
+        if self._phase == VOTE:
+            legal = _VOTES
+        elif self._phase != TURN:
+            legal = ()
+        elif self._econ is None and not self._game.options.push and self._game.options.pass_rule == "none":
+            legal = self._simple_legal_actions()
+        else:
+            legal = self._full_legal_actions()
+        self._legal = legal
+        return legal
+
+    def _simple_legal_actions(self) -> tuple[Action, ...]:
+        """Bids, challenge and exact only: the common case, kept quick for playouts."""
+        t = self._t
+        actions = _bid_actions(t.ladder)
+        if self._standing < 0:
+            if t.wild is not None and not self._game.options.wild_opening and not t.special:
+                return tuple(a for a in actions if a.bid.face != t.wild)
+            return actions
+        seat = self._to_act
+        standing = self._history[self._standing]
+        assert isinstance(standing.action, BidAction)
+        i = t.ladder.index.get(standing.action.bid)
+        bids: tuple[Action, ...]
+        if i is not None and not (t.special and self._face_locked(seat)):
+            bids = actions[i + 1 :]
+        else:
+            bids = tuple(BidAction(b) for b in self._legal_bids(seat))
+        if self._exact_error(seat) is None:
+            return (*bids, self._game._challenges[standing.seat], _EXACT)
+        return (*bids, self._game._challenges[standing.seat])
+
+    def _full_legal_actions(self) -> tuple[Action, ...]:
+        moves = self.legal_moves()
+        assert moves is not None
+        legal: list[Action] = []
+        pushes: tuple[tuple[int, ...], ...] = ((), *moves.pushes)
+        if moves.economy:
+            raises: list[int | None] = [None]
+            if moves.raise_min is not None and moves.raise_max is not None:
+                raises += list(range(moves.raise_min, moves.raise_max + 1))
+            for bid in moves.bids:
+                for r in raises:
+                    for p in pushes:
+                        legal.append(Claim(bid, r, p))
+            if moves.can_accuse:
+                legal += [Accuse(r) for r in raises]
+            if moves.can_all_in:
+                legal.append(AllIn())
+            legal.append(Fold())
+            return tuple(legal)
+        for bid in moves.bids:
+            for p in pushes:
+                legal.append(BidAction(bid, p))
+        if moves.can_pass:
+            legal += [Pass(p) for p in pushes]
+        legal += [Challenge(s) for s in moves.challenge_targets]
+        if moves.can_exact:
+            legal.append(Exact())
+        return tuple(legal)
+
+    def _legal_bids(self, seat: int) -> tuple[Bid, ...]:
+        t = self._t
+        o = self._game.options
+        lad = t.ladder
+        if t.q_max > lad.q_max:  # pragma: no cover - ladders are built for q_max
+            raise AssertionError("ladder shorter than the dice in play")
+        if self._standing < 0:
+            bids = lad.bids
+            if t.wild is not None and not o.wild_opening and not t.special:
+                return tuple(b for b in bids if b.face != t.wild)
+            return bids
+        standing = self.standing_bid
+        assert standing is not None
+        rest = lad.bids[lad.index[standing] + 1 :] if standing in lad.index else self._above(standing)
+        if t.special and self._face_locked(seat):
+            return tuple(b for b in rest if b.face == standing.face)
+        return rest
+
+    def _above(self, standing: Bid) -> tuple[Bid, ...]:
+        lad = self._t.ladder
+        key = lad.key(standing.quantity, standing.face)
+        return tuple(b for b, k in zip(lad.bids, lad.keys, strict=False) if k > key)
+
+    def _face_locked(self, seat: int) -> bool:
+        odr = self._game.options.one_die_round
+        if odr is None:
+            return False
+        return odr.face_change == "nobody" or self._t.dice[seat] != 1
+
+    def _challenge_targets(self, seat: int) -> tuple[int, ...]:
+        h = self._history
+        if not h:
+            return ()
+        targets: list[int] = []
+        if h[-1].seat != seat:
+            targets.append(h[-1].seat)
+        if (
+            self._game.options.pass_rule != "none"
+            and isinstance(h[-1].action, Pass)
+            and len(h) >= 2
+            and h[-2].seat != seat
+            and h[-2].seat not in targets
+        ):
+            targets.append(h[-2].seat)
+        return tuple(targets)
+
+    def _target_index(self, seat: int, target: int) -> int:
+        h = self._history
+        if h and h[-1].seat == target:
+            return len(h) - 1
+        return len(h) - 2
+
+    # ----- validation messages -----
+
+    def _name(self, seat: int) -> str:
+        return self._game.seats[seat]
+
+    def _bid_error(self, seat: int, bid: Bid) -> str | None:
+        t = self._t
+        o = self._game.options
+        q, f = bid.quantity, bid.face
+        if not 1 <= f <= o.faces:
+            return f"{bid} names face {f}, but the dice have faces 1 to {o.faces}"
+        if q < 1:
+            return f"{bid} bids no dice: a bid needs a quantity of at least 1"
+        if q > t.q_max and o.max_quantity == "dice_in_play":
+            return f"{bid} claims more dice than are in play: there are {t.q_max}"
+        if self._standing < 0:
+            if t.wild is not None and not o.wild_opening and f == t.wild and not t.special:
+                where = " outside a one-die (palifico) round" if o.one_die_round else ""
+                return f"{bid} opens the round on {f}s, and a round may not open on the wild {f}s{where}"
+            return None
+        standing = self.standing_bid
+        assert standing is not None
+        if t.special and f != standing.face and self._face_locked(seat):
+            odr = o.one_die_round
+            who = "nobody may" if odr and odr.face_change == "nobody" else "only a player holding one die may"
+            return (
+                f"{bid} changes the face from {standing.face}s, but in the one-die round {who} change it: "
+                f"bid more {standing.face}s"
+            )
+        lad = t.ladder
+        if lad.key(q, f) <= lad.key(standing.quantity, standing.face):
+            msg = f"{bid} does not raise {standing}: {lad.why_not(bid, standing)}"
+            if lad.lowest_raise_on(f, standing) > t.q_max and o.max_quantity == "dice_in_play":
+                msg += f" (more than the {t.q_max} dice in play, so no bid on {f}s can raise it)"
+            return msg
+        return None
+
+    def _push_error(self, seat: int, push: tuple[int, ...]) -> str | None:
+        if not push:
+            return None
+        if not self._game.options.push:
+            return "there is no push in this game"
+        cup = self._cups[seat]
+        if len(push) >= len(cup):
+            return (
+                f"you may push at most {len(cup) - 1} of the {len(cup)} dice under your cup: "
+                "at least one die must stay under the cup to reroll"
+            )
+        if Counter(push) - Counter(cup):
+            return f"you cannot push {','.join(map(str, push))}: your cup holds {','.join(map(str, sorted(cup)))}"
+        return None
+
+    def _pass_error(self, seat: int) -> str | None:
+        o = self._game.options
+        if o.pass_rule == "none":
+            return "there is no pass in this game"
+        if self._t.dice[seat] < 2:
+            return "a pass needs at least two dice in your hand"
+        if self._passed >> seat & 1:
+            return "you already passed with these dice: you may pass again only after a push rerolls them"
+        return None
+
+    def _exact_error(self, seat: int) -> str | None:
+        o = self._game.options
+        t = self._t
+        if o.exact == "none":
+            return "there is no exact (spot-on, calza) in this game"
+        if self._standing < 0:
+            return "there is no bid yet to call exact on"
+        if self._history[self._standing].seat == seat:
+            return f"the standing bid {self.standing_bid} is your own: exact needs another player's bid"
+        if o.exact_limit == "once_per_game" and t.exact_used >> seat & 1:
+            return "you already used your exact this game: each player gets one"
+        if t.special and o.one_die_round is not None and not o.one_die_round.exact_allowed:
+            return "exact is not allowed in the one-die (palifico) round"
+        return None
+
+    def _owed(self, seat: int) -> int:
+        e = self._econ
+        o = self._game.options
+        assert e is not None and o.economy is not None
+        if o.economy.stake == "per_turn":
+            return e.bet
+        return max(0, e.bet - e.paid[seat])
+
+    def _payment(self, seat: int, raise_to: int | None) -> tuple[int, int]:
+        """What meeting (and raising) costs `seat` now, and the bet afterwards; or IllegalAction."""
+        e = self._econ
+        o = self._game.options
+        assert e is not None and o.economy is not None
+        owed = self._owed(seat)
+        chips = e.chips[seat]
+        if chips < owed:
+            how = "go all-in (accuse with every chip) or fold" if self._standing >= 0 else "fold"
+            raise IllegalAction(f"you cannot meet {owed}: you hold {chips} chips; {how}")
+        if raise_to is None:
+            return owed, e.bet
+        if raise_to <= e.bet:
+            raise IllegalAction(f"a raise must go above the current bet of {e.bet}, and {raise_to} does not")
+        cost = raise_to - e.paid[seat] if o.economy.stake == "call_to_level" else raise_to
+        if cost > chips:
+            raise IllegalAction(f"raising to {raise_to} costs {cost} chips but you hold {chips}")
+        return cost, raise_to
+
+    # ----- applying -----
+
+    def apply(self, action: AnyAction, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+        """The state after `action` and the events it caused.
+
+        `seat`, when given, is who claims to act; a move by anyone but the seat to act is refused.
+        Raises `IllegalAction` (a ValueError) with the reason when the rules forbid the action.
+        """
+        phase = self._phase
+        kind = type(action)
+        if phase == TURN:
+            if seat is not None and seat != self._to_act:
+                raise IllegalAction(self._not_your_turn(seat))
+            if kind is BidAction:
+                return self._apply_bid(action)  # type: ignore[arg-type]
+            if kind is Challenge:
+                return self._apply_challenge(action)  # type: ignore[arg-type]
+            if kind is Exact:
+                return self._apply_exact()
+            if kind is Pass:
+                return self._apply_pass(action)  # type: ignore[arg-type]
+            if kind in (Claim, Accuse, AllIn, Fold):
+                return self._apply_economy(action)  # type: ignore[arg-type]
+            if kind is Vote:
+                raise IllegalAction("there is no vote under way: votes follow a liar call")
+        elif phase == VOTE:
+            if seat is not None and seat != self._to_act:
+                raise IllegalAction(self._not_your_turn(seat))
+            if kind is Vote:
+                return self._apply_vote(action)  # type: ignore[arg-type]
+            if kind in (BidAction, Pass, Challenge, Exact, Claim, Accuse, AllIn, Fold):
+                raise IllegalAction(
+                    f"a siding vote is under way: {self._name(self._to_act)} must vote believe or doubt"
+                )
+        elif phase == OVER:
+            raise IllegalAction("the game is over")
+        else:
+            if kind in (Roll, Reroll, DrawStarter):
+                return self._apply_chance(action)  # type: ignore[arg-type]
+            if phase == REROLL:
+                raise IllegalAction(f"{self._name(self._candidates[0])}'s pushed cup must be rerolled first")
+            raise IllegalAction("the round has not started: the dice must be rolled first")
+        if kind in (Roll, Reroll, DrawStarter):
+            raise IllegalAction("no chance outcome is due: a player is to act")
+        raise IllegalAction(f"{action!r} is not an action of this game")
+
+    def apply_text(self, text: str, seat: int | None = None) -> tuple[GameState, tuple[Event, ...]]:
+        """Apply an action typed in its text form (`3x5`, `challenge`, `exact`...)."""
+        return self.apply(self.parse(text, seat), seat)
+
+    def parse(self, text: str, seat: int | None = None) -> Action:
+        """Read a typed action, completing a bare `challenge` with its default target."""
+        from .actions import parse_action
+
+        parsed = parse_action(text, self._game.seats, economy=self._game.options.economy is not None)
+        if isinstance(parsed, tuple):
+            return self.default_challenge(seat)
+        return parsed
+
+    def default_challenge(self, seat: int | None = None) -> Challenge:
+        """A challenge of the most recent challengeable action (IllegalAction if none).
+
+        `seat`, when given, is who wants to challenge; anyone but the seat to act is refused.
+        """
+        if self._phase == VOTE:
+            raise IllegalAction(f"a siding vote is under way: {self._name(self._to_act)} must vote believe or doubt")
+        if self._phase != TURN:
+            raise IllegalAction("there is nothing to challenge now")
+        if seat is not None and seat != self._to_act:
+            raise IllegalAction(self._not_your_turn(seat))
+        if self._econ is not None:
+            raise IllegalAction("in this game you accuse a claim instead of challenging it")
+        targets = self._challenge_targets(self._to_act)
+        if not targets:
+            raise IllegalAction(self._no_target_message())
+        return Challenge(targets[0])
+
+    def _no_target_message(self) -> str:
+        o = self._game.options
+        if not self._history:
+            first = "a bid or a pass" if o.pass_rule != "none" else "a bid"
+            return f"there is nothing to challenge yet: the first turn of a round must be {first}"
+        return "there is no other player's action to challenge"
+
+    def _not_your_turn(self, seat: int) -> str:
+        if not 0 <= seat < self._game.num_players:
+            return f"seat {seat} does not exist"
+        verb = "vote" if self._phase == VOTE else "turn"
+        return f"it is {self._name(self._to_act)}'s {verb}, not {self._name(seat)}'s"
+
+    def _next_in_turn(self, seat: int) -> int:
+        n = self._game.num_players
+        out = self._t.out_round
+        folded = self._econ.folded if self._econ is not None else 0
+        s = seat
+        for _ in range(n):
+            s = (s + 1) % n
+            if out[s] is None and not folded >> s & 1:
+                return s
+        return seat  # pragma: no cover - a round always has two players in it
+
+    def _after_turn(self, s: GameState, seat: int, push: tuple[int, ...]) -> tuple[GameState, tuple[Event, ...]]:
+        """Advance to the next player, or to the reroll a push needs."""
+        s._to_act = self._next_in_turn(seat)
+        if push:
+            cup = list(self._cups[seat])
+            for face in push:
+                cup.remove(face)
+            cups = list(self._cups)
+            cups[seat] = tuple(cup)
+            s._cups = tuple(cups)
+            pushed = list(self._pushed)
+            pushed[seat] = tuple(sorted(self._pushed[seat] + push))
+            s._pushed = tuple(pushed)
+            s._passed &= ~(1 << seat)  # the push rerolls: a fresh set of dice may pass again
+            s._pending = s._to_act
+            s._to_act = -1
+            s._phase = REROLL
+            s._candidates = (seat,)
+        return s, (s._history[-1],)
+
+    def _apply_bid(self, action: BidAction) -> tuple[GameState, tuple[Event, ...]]:
+        seat = self._to_act
+        if self._econ is not None:
+            raise IllegalAction("in this game you make claims: meet the bet and claim, accuse, go all-in or fold")
+        err = self._bid_error(seat, action.bid) or self._push_error(seat, action.push)
+        if err:
+            raise IllegalAction(err)
+        s = self._copy()
+        s._history = (*self._history, Turn(seat, action))
+        s._standing = len(self._history)
+        return self._after_turn(s, seat, action.push)
+
+    def _apply_pass(self, action: Pass) -> tuple[GameState, tuple[Event, ...]]:
+        seat = self._to_act
+        err = self._pass_error(seat) or self._push_error(seat, action.push)
+        if err:
+            raise IllegalAction(err)
+        s = self._copy()
+        index = len(self._history)
+        s._history = (*self._history, Turn(seat, action))
+        s._passed = self._passed | 1 << seat
+        if self._game.options.pass_rule == "at_pass" and len(set(self._cups[seat] + self._pushed[seat])) > 1:
+            s._bad_passes = self._bad_passes | 1 << index
+        return self._after_turn(s, seat, action.push)
+
+    def _apply_challenge(self, action: Challenge) -> tuple[GameState, tuple[Event, ...]]:
+        seat = self._to_act
+        if self._econ is not None:
+            raise IllegalAction("in this game you accuse a claim instead of challenging it")
+        targets = self._challenge_targets(seat)
+        if action.target not in targets:
+            if not targets:
+                raise IllegalAction(self._no_target_message())
+            if action.target == seat:
+                raise IllegalAction("you cannot challenge your own action")
+            if not 0 <= action.target < self._game.num_players:
+                raise IllegalAction(f"seat {action.target} does not exist")
+            names = " or ".join(self._name(x) for x in targets)
+            why = (
+                "only the last action and, if it is a pass, the one before it can be challenged"
+                if self._game.options.pass_rule != "none"
+                else "only the last bid can be challenged"
+            )
+            raise IllegalAction(
+                f"{self._name(action.target)}'s action cannot be challenged now: {why} (challenge {names})"
+            )
+        index = self._target_index(seat, action.target)
+        o = self._game.options
+        turn = Turn(seat, action)
+        if o.challenge_mode == "siding_vote":
+            n = self._game.num_players
+            voters = []
+            s_ = seat
+            for _ in range(n - 1):
+                s_ = (s_ + 1) % n
+                if self._t.out_round[s_] is None and s_ not in (seat, action.target):
+                    voters.append(s_)
+            if voters:
+                s = self._copy()
+                s._history = (*self._history, turn)
+                s._phase = VOTE
+                s._vote = _Vote(seat, action.target, index, tuple(voters), ())
+                s._to_act = voters[0]
+                return s, (turn,)
+        return self._resolve_challenge(turn, index, ())
+
+    def _apply_vote(self, action: Vote) -> tuple[GameState, tuple[Event, ...]]:
+        v = self._vote
+        assert v is not None
+        seat = self._to_act
+        turn = Turn(seat, action)
+        votes = (*v.votes, (seat, action.believe))
+        if len(votes) < len(v.voters):
+            s = self._copy()
+            s._history = (*self._history, turn)
+            s._vote = _Vote(v.accuser, v.accused, v.target_index, v.voters, votes)
+            s._to_act = v.voters[len(votes)]
+            return s, (turn,)
+        challenge = self._history[-1 - len(v.votes)]
+        s = self._copy()
+        s._history = (*self._history, turn)
+        state, events = s._resolve_challenge(challenge, v.target_index, votes, appended=True)
+        return state, (turn, *events)
+
+    def _apply_exact(self) -> tuple[GameState, tuple[Event, ...]]:
+        seat = self._to_act
+        err = self._exact_error(seat)
+        if err:
+            raise IllegalAction(err)
+        o = self._game.options
+        t = self._t
+        bid = self.standing_bid
+        bidder = self._history[self._standing].seat
+        assert bid is not None
+        count = self._count(bid.face)
+        hit = count == bid.quantity
+        n = self._game.num_players
+        delta = [0] * n
+        others = [s for s in t.active if s != seat]
+        if o.goal == "shedding":
+            # Mirror of elimination: the correct side sheds. A hit makes the caller correct; a
+            # miss makes everyone else correct.
+            if hit:
+                delta[seat] = -1
+            else:
+                for other in others:
+                    delta[other] = -1
+        elif hit:
+            if o.exact == "gain_die":
+                delta[seat] = 1
+            else:
+                for other in others:
+                    delta[other] = -1
+        else:
+            delta[seat] = -1
+        turn = Turn(seat, Exact())
+        s = self._copy()
+        s._history = (*self._history, turn)
+        s._t = _with_exact_used(t, seat) if o.exact_limit == "once_per_game" else t
+        winner, loser = (seat, bidder) if hit else (bidder, seat)
+        state, events = s._finish_round(
+            "exact", seat, bidder, bid, count, None, hit, None, (), delta, seat, winner, loser
+        )
+        return state, (turn, *events)
+
+    def _apply_economy(self, action: Claim | Accuse | AllIn | Fold) -> tuple[GameState, tuple[Event, ...]]:
+        seat = self._to_act
+        e = self._econ
+        if e is None:
+            raise IllegalAction("there is no betting in this game: bid, challenge or call exact instead")
+        o = self._game.options
+        assert o.economy is not None
+        turn = Turn(seat, action)
+        if isinstance(action, Fold):
+            s = self._copy()
+            s._history = (*self._history, turn)
+            s._econ = _Economy(e.chips, e.pot, e.bet, e.paid, e.folded | 1 << seat, seat)
+            still_in = [x for x in self._t.active if not s._econ.folded >> x & 1]
+            if len(still_in) == 1:
+                last = still_in[0]
+                delta = [0] * self._game.num_players
+                folders = [x for x in self._t.active if s._econ.folded >> x & 1]
+                if o.goal == "shedding":
+                    delta[last] = -1
+                else:
+                    for x in folders:
+                        delta[x] = -1
+                state, events = s._finish_round(
+                    "folds", None, last, None, None, None, None, None, (), delta, seat, last, seat
+                )
+                return state, (turn, *events)
+            s._to_act = s._next_in_turn(seat)
+            return s, (turn,)
+        if isinstance(action, AllIn):
+            owed = self._owed(seat)
+            chips = e.chips[seat]
+            if chips >= owed:
+                raise IllegalAction(
+                    f"you can meet {owed} (you hold {chips} chips), so all-in is not open to you: claim or accuse"
+                )
+            if self._standing < 0:
+                raise IllegalAction("all-in must accuse a claim, and there is none yet: you must fold")
+            if chips == 0 and not o.economy.zero_chip_all_in:
+                raise IllegalAction("all-in with no chips is not allowed here: you must fold")
+            s = self._copy()
+            s._history = (*self._history, turn)
+            s._econ = e.pay(seat, chips)
+            state, events = s._resolve_accusation(seat)
+            return state, (turn, *events)
+        if isinstance(action, Accuse):
+            if self._standing < 0:
+                raise IllegalAction("there is no claim to accuse yet: make a claim or fold")
+            cost, bet = self._payment(seat, action.raise_to)
+            s = self._copy()
+            s._history = (*self._history, turn)
+            paid = e.pay(seat, cost)
+            s._econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
+            state, events = s._resolve_accusation(seat)
+            return state, (turn, *events)
+        cost, bet = self._payment(seat, action.raise_to)
+        err = self._bid_error(seat, action.bid) or self._push_error(seat, action.push)
+        if err:
+            raise IllegalAction(err.replace("a bid needs", "a claim needs"))
+        s = self._copy()
+        s._history = (*self._history, turn)
+        s._standing = len(self._history)
+        paid = e.pay(seat, cost)
+        s._econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
+        return self._after_turn(s, seat, action.push)
+
+    def _apply_chance(self, action: ChanceAction) -> tuple[GameState, tuple[Event, ...]]:
+        o = self._game.options
+        t = self._t
+        if self._phase == STARTER:
+            if not isinstance(action, DrawStarter):
+                raise IllegalAction("luck must first pick who opens the round (a DrawStarter)")
+            if action.seat not in self._candidates:
+                raise IllegalAction(
+                    f"seat {action.seat} cannot be drawn to open: the candidates are "
+                    f"{', '.join(self._name(c) for c in self._candidates)}"
+                )
+            s = self._copy()
+            s._t = _with_starter(t, action.seat)
+            s._phase = ROLL
+            s._candidates = ()
+            return s, (StarterDrawn(action.seat),)
+        if self._phase == ROLL:
+            if not isinstance(action, Roll):
+                raise IllegalAction("the dice of the round must be rolled (a Roll)")
+            hands = action.hands
+            if len(hands) != self._game.num_players:
+                raise IllegalAction(f"a roll needs a hand for each of the {self._game.num_players} seats")
+            for seat, hand in enumerate(hands):
+                if len(hand) != t.dice[seat]:
+                    raise IllegalAction(f"{self._name(seat)} holds {t.dice[seat]} dice, but the roll gives {len(hand)}")
+                for face in hand:
+                    if not 1 <= face <= o.faces:
+                        raise IllegalAction(f"a die cannot show {face}: the faces are 1 to {o.faces}")
+            s = self._begin_round(tuple(tuple(h) for h in hands))
+            return s, (HandsRolled(t.round_no, s._cups), RoundStarted(t.round_no, t.starter, t.special, t.dice))
+        if not isinstance(action, Reroll):
+            raise IllegalAction(f"{self._name(self._candidates[0])}'s pushed cup must be rerolled first (a Reroll)")
+        seat = self._candidates[0]
+        if action.seat != seat:
+            raise IllegalAction(f"the reroll due is {self._name(seat)}'s, not {self._name(action.seat)}'s")
+        need = len(self._cups[seat])
+        if len(action.faces) != need:
+            raise IllegalAction(
+                f"{need} dice stay under {self._name(seat)}'s cup, but the reroll gives {len(action.faces)}"
+            )
+        for face in action.faces:
+            if not 1 <= face <= o.faces:
+                raise IllegalAction(f"a die cannot show {face}: the faces are 1 to {o.faces}")
+        s = self._copy()
+        cups = list(self._cups)
+        cups[seat] = tuple(action.faces)
+        s._cups = tuple(cups)
+        s._phase = TURN
+        s._to_act = self._pending
+        s._pending = -1
+        s._candidates = ()
+        return s, (DiceRerolled(seat, tuple(action.faces)),)
+
+    # ----- resolution -----
+
+    def _in_play(self) -> Iterable[int]:
+        e = self._econ
+        o = self._game.options
+        if e is not None and o.economy is not None and not o.economy.folded_dice_count:
+            return (s for s in self._t.active if not e.folded >> s & 1)
+        return self._t.active
+
+    def _count(self, face: int) -> int:
+        wild = self._t.wild
+        total = 0
+        cups, pushed = self._cups, self._pushed
+        for s in self._in_play():
+            for d in cups[s]:
+                if d in (face, wild):
+                    total += 1
+            for d in pushed[s]:
+                if d in (face, wild):
+                    total += 1
+        return total
+
+    def _resolve_challenge(
+        self,
+        challenge: Turn,
+        index: int,
+        votes: tuple[tuple[int, bool], ...],
+        appended: bool = False,
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        o = self._game.options
+        seat = challenge.seat
+        target_turn = self._history[index]
+        target = target_turn.seat
+        n = self._game.num_players
+        delta = [0] * n
+        count: int | None = None
+        claim_true: bool | None = None
+        pass_valid: bool | None = None
+        bid: Bid | None = None
+        if isinstance(target_turn.action, Pass):
+            if o.pass_rule == "at_reveal":
+                pass_valid = len(set(self._cups[target] + self._pushed[target])) == 1
+            else:
+                pass_valid = not self._bad_passes >> index & 1
+            target_right = pass_valid
+        else:
+            assert isinstance(target_turn.action, BidAction)
+            bid = target_turn.action.bid
+            count = self._count(bid.face)
+            claim_true = count >= bid.quantity
+            target_right = claim_true
+        right, wrong = (target, seat) if target_right else (seat, target)
+        correct = {right} | {v for v, believe in votes if believe == target_right}
+        participants = {seat, target} | {v for v, _ in votes}
+        losers = correct if o.goal == "shedding" else participants - correct
+        for s_ in losers:
+            delta[s_] = -1
+        if appended:
+            s = self
+        else:
+            s = self._copy()
+            s._history = (*self._history, challenge)
+        state, events = s._finish_round(
+            "challenge", seat, target, bid, count, claim_true, None, pass_valid, votes, delta, wrong, right, wrong
+        )
+        return state, events if appended else (challenge, *events)
+
+    def _resolve_accusation(self, seat: int) -> tuple[GameState, tuple[Event, ...]]:
+        o = self._game.options
+        claim_turn = self._history[self._standing]
+        target = claim_turn.seat
+        bid = self.standing_bid
+        assert bid is not None and self._econ is not None
+        count = self._count(bid.face)
+        claim_true = count >= bid.quantity
+        right, wrong = (target, seat) if claim_true else (seat, target)
+        delta = [0] * self._game.num_players
+        folders = [x for x in self._t.active if self._econ.folded >> x & 1]
+        if o.goal == "shedding":
+            delta[right] = -1
+        else:
+            delta[wrong] = -1
+            for x in folders:
+                delta[x] -= 1
+        return self._finish_round(
+            "accusation", seat, target, bid, count, claim_true, None, None, (), delta, wrong, right, wrong
+        )
+
+    def _finish_round(
+        self,
+        kind: OutcomeKind,
+        caller: int | None,
+        target: int | None,
+        bid: Bid | None,
+        count: int | None,
+        claim_true: bool | None,
+        exact_hit: bool | None,
+        pass_valid: bool | None,
+        votes: tuple[tuple[int, bool], ...],
+        delta: list[int],
+        round_loser: int,
+        winner: int | None,
+        loser: int | None,
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        """Steps 1-6 of RULES.md 2.5 after the outcome is known: dice, places, chips, end, next."""
+        g = self._game
+        o = g.options
+        t = self._t
+        n = g.num_players
+        single = o.rounds == "single"
+        dice_before = t.dice
+        if single:
+            dice_after = dice_before
+        else:
+            dice_after = tuple(
+                max(0, min(o.dice_cap(s), dice_before[s] + delta[s])) if t.out_round[s] is None else 0 for s in range(n)
+            )
+        out_now = tuple(s for s in t.active if dice_after[s] == 0)
+        out_round = tuple(t.round_no if s in out_now else t.out_round[s] for s in range(n))
+        # chips
+        e = self._econ
+        chips = t.chips
+        running = t.running_pot
+        pot = share = None
+        if e is not None and o.economy is not None:
+            pot = e.pot
+            share = pot // 2 if o.economy.odd_remainder == "running_pot" else (pot + 1) // 2
+            chip_list = list(e.chips)
+            if winner is not None:
+                chip_list[winner] += share
+            running += pot - share
+            chips = tuple(chip_list)
+        still = tuple(s for s in range(n) if out_round[s] is None)
+        game_over = single or len(still) <= 1
+        next_starter: int | None = None
+        next_special = False
+        special_done = t.special_done
+        candidates: tuple[int, ...] = ()
+        if not game_over:
+            next_starter, candidates = self._next_starter(round_loser, dice_after, out_round, chips)
+            odr = o.one_die_round
+            if odr is not None and len(still) >= odr.min_players:
+                newly = [s for s in still if dice_after[s] == 1 and not special_done >> s & 1]
+                if newly:
+                    next_special = True
+                    special_done |= _mask(newly)
+        hands = tuple(self._cups[s] + self._pushed[s] for s in range(n))
+        outcome = RoundOutcome(
+            round_no=t.round_no,
+            kind=kind,
+            caller=caller,
+            target=target,
+            bid=bid,
+            count=count,
+            claim_true=claim_true,
+            exact_hit=exact_hit,
+            pass_valid=pass_valid,
+            votes=votes,
+            hands=hands,
+            pushed=self._pushed,
+            one_die_round=t.special,
+            active=t.active,
+            dice_before=dice_before,
+            dice_after=dice_after,
+            out=out_now,
+            round_loser=round_loser,
+            winner=winner,
+            loser=loser,
+            folded=tuple(s for s in t.active if e is not None and e.folded >> s & 1),
+            pot=pot,
+            pot_share=share if winner is not None else None,
+            chips_after=chips if e is not None else None,
+            running_pot_after=running if e is not None else None,
+            game_over=game_over,
+            next_starter=next_starter,
+            next_one_die_round=next_special,
+        )
+        events: list[Event] = [RoundResolved(outcome)]
+        if game_over:
+            result = self._game_result(out_round, dice_after, chips, running, winner, loser, single)
+            table = g._table(
+                t.round_no,
+                dice_after,
+                out_round,
+                False,
+                special_done,
+                t.exact_used,
+                t.starter,
+                result.chips,
+                0 if result.running_pot_award else running,
+            )
+            s = GameState._chance(g, table, OVER, outcome, ())
+            s._cups = self._cups
+            s._pushed = self._pushed
+            s._history = self._history
+            s._result = result
+            events.append(GameOver(result))
+            return s, tuple(events)
+        table = g._table(
+            t.round_no + 1,
+            dice_after,
+            out_round,
+            next_special,
+            special_done,
+            t.exact_used,
+            next_starter if next_starter is not None else -1,
+            chips,
+            running,
+        )
+        phase = STARTER if next_starter is None else ROLL
+        return GameState._chance(g, table, phase, outcome, candidates), tuple(events)
+
+    def _next_starter(
+        self,
+        round_loser: int,
+        dice: tuple[int, ...],
+        out_round: tuple[int | None, ...],
+        chips: tuple[int, ...] | None,
+    ) -> tuple[int | None, tuple[int, ...]]:
+        o = self._game.options
+        n = self._game.num_players
+
+        def step(seat: int, direction: int) -> int:
+            s = seat
+            for _ in range(n):
+                s = (s + direction) % n
+                if out_round[s] is None:
+                    return s
+            raise AssertionError("no active seat")  # pragma: no cover
+
+        if o.next_starter == "opener_ccw":
+            return step(self._t.starter, -1), ()
+        if out_round[round_loser] is None:
+            return round_loser, ()
+        if o.eliminated_starter == "next_clockwise":
+            return step(round_loser, 1), ()
+        alive = [s for s in range(n) if out_round[s] is None]
+        fewest = min(dice[s] for s in alive)
+        tied = [s for s in alive if dice[s] == fewest]
+        if chips is not None and len(tied) > 1:
+            poorest = min(chips[s] for s in tied)
+            tied = [s for s in tied if chips[s] == poorest]
+        if len(tied) == 1:
+            return tied[0], ()
+        return None, tuple(tied)
+
+    def _game_result(
+        self,
+        out_round: tuple[int | None, ...],
+        dice: tuple[int, ...],
+        chips: tuple[int, ...] | None,
+        running: int,
+        winner: int | None,
+        loser: int | None,
+        single: bool,
+    ) -> GameResult:
+        o = self._game.options
+        n = self._game.num_players
+        holding = tuple(s for s in range(n) if out_round[s] is None)
+        if single:
+            score = [0] * n
+            if winner is not None:
+                score[winner] = 1
+            if loser is not None:
+                score[loser] = -1
+            returns: tuple[float, ...] | None = tuple(float(x) for x in score)
+            order = [-x for x in score]
+        else:
+            returns = None
+            big = 1 << 30
+            if o.goal == "shedding":
+                # Earlier finishers rank higher; whoever still holds dice is last.
+                order = [big if out_round[s] is None else out_round[s] or 0 for s in range(n)]
+            else:
+                order = [-big if out_round[s] is None else -(out_round[s] or 0) for s in range(n)]
+        places = tuple(1 + sum(1 for x in order if x < order[s]) for s in range(n))
+        award = None
+        final_chips = chips
+        if chips is not None and running:
+            champion = winner if single else (holding[0] if len(holding) == 1 else None)
+            if champion is not None:
+                award = (champion, running)
+                cl = list(chips)
+                cl[champion] += running
+                final_chips = tuple(cl)
+        return GameResult(places, holding, returns, award, final_chips)
+
+    # ----- views -----
+
+    def view(self, seat: int | None) -> PlayerView:
+        """What `seat` may know now (`None`: a spectator). Never another seat's cup."""
+        t = self._t
+        n = self._game.num_players
+        if seat is not None and not 0 <= seat < n:
+            raise ValueError(f"seat {seat} does not exist")
+        e = self._econ
+        mine = seat is not None and self._to_act == seat and self._phase in (TURN, VOTE)
+        vote = self._vote
+        return PlayerView(
+            seat=seat,
+            seats=self._game.seats,
+            options=self._game.options,
+            round_no=t.round_no,
+            phase=self._phase,
+            to_act=self.to_act,
+            starter=self.starter,
+            one_die_round=t.special,
+            dice=t.dice,
+            active=tuple(t.out_round[s] is None for s in range(n)),
+            out_round=t.out_round,
+            cup=self._cups[seat] if seat is not None else (),
+            pushed=self._pushed,
+            history=self._history,
+            standing_bid=self.standing_bid,
+            standing_bidder=self.standing_bidder,
+            passed=tuple(bool(self._passed >> s & 1) for s in range(n)),
+            exact_used=self.exact_used,
+            special_done=self.special_done,
+            voters_left=vote.voters[len(vote.votes) :] if vote is not None and self._phase == VOTE else (),
+            chips=self.chips,
+            round_pot=e.pot if e is not None else None,
+            running_pot=self.running_pot,
+            current_bet=e.bet if e is not None else None,
+            paid=e.paid if e is not None else None,
+            folded=self.folded,
+            dice_in_play=t.q_max,
+            legal=self.legal_moves() if mine else None,
+            legal_actions=tuple(self.legal_actions()) if mine else (),
+            last_outcome=self._outcome,
+            result=self._result,
+        )
+
+
+def _with_starter(t: _Table, starter: int) -> _Table:
+    new = _Table()
+    for name in _Table.__slots__:
+        setattr(new, name, getattr(t, name))
+    new.starter = starter
+    return new
+
+
+def _with_exact_used(t: _Table, seat: int) -> _Table:
+    new = _with_starter(t, t.starter)
+    new.exact_used = t.exact_used | 1 << seat
+    return new

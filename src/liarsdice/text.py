@@ -1,0 +1,137 @@
+"""Plain-text descriptions of rounds and games, shared by the terminal, replays and logs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .rules import (
+    Accuse,
+    AllIn,
+    BidAction,
+    Challenge,
+    Claim,
+    Exact,
+    Fold,
+    GameResult,
+    Options,
+    Pass,
+    RoundOutcome,
+    Turn,
+    Vote,
+    format_action,
+)
+
+
+def exact_word(options: Options) -> str:
+    """What the exact call is named at this table."""
+    if options.exact == "others_lose":
+        return "spot-on"
+    if options.exact == "gain_die" and options.pass_rule == "none":
+        return "calza"
+    return "exact"
+
+
+def faces_text(faces: Sequence[int]) -> str:
+    return " ".join(str(f) for f in faces) if faces else "-"
+
+
+def describe_turn(turn: Turn, seats: Sequence[str], options: Options) -> str:
+    who = seats[turn.seat]
+    a = turn.action
+    if isinstance(a, BidAction):
+        push = f", pushing {faces_text(a.push)}" if a.push else ""
+        return f"{who} bids {a.bid}{push}"
+    if isinstance(a, Claim):
+        parts = [f"{who} claims {a.bid}"]
+        if a.raise_to is not None:
+            parts.append(f"raising the bet to {a.raise_to}")
+        if a.push:
+            parts.append(f"pushing {faces_text(a.push)}")
+        return ", ".join(parts)
+    if isinstance(a, Pass):
+        return f"{who} passes" + (f", pushing {faces_text(a.push)}" if a.push else "")
+    if isinstance(a, Challenge):
+        word = "calls" if options.exact == "others_lose" else "challenges"
+        return f"{who} {word} {seats[a.target]}"
+    if isinstance(a, Exact):
+        return f"{who} calls {exact_word(options)}"
+    if isinstance(a, Vote):
+        return f"{who} {'believes the bid' if a.believe else 'doubts the bid'}"
+    if isinstance(a, Accuse):
+        return f"{who} accuses" + (f", raising the bet to {a.raise_to}" if a.raise_to is not None else "")
+    if isinstance(a, AllIn):
+        return f"{who} goes all-in and accuses"
+    if isinstance(a, Fold):
+        return f"{who} folds"
+    return f"{who}: {format_action(a, seats)}"
+
+
+def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Options) -> list[str]:
+    """The reveal and its consequences, one line each."""
+    lines: list[str] = []
+    name = seats.__getitem__
+    for seat in outcome.active:
+        pushed = outcome.pushed[seat]
+        extra = f"  (pushed {faces_text(pushed)})" if pushed else ""
+        lines.append(f"  {name(seat):>10}: {faces_text(outcome.hands[seat])}{extra}")
+    wild = None if outcome.one_die_round else options.wild
+    if outcome.bid is not None and outcome.count is not None:
+        f = outcome.bid.face
+        counted = f"{f}s" + (f" (with wild {wild}s)" if wild is not None and f != wild else "")
+        lines.append(f"Counted {counted}: {outcome.count} against the bid {outcome.bid}.")
+    if outcome.kind == "challenge" and outcome.caller is not None and outcome.target is not None:
+        if outcome.pass_valid is not None:
+            verdict = "valid" if outcome.pass_valid else "not valid"
+            lines.append(f"{name(outcome.target)}'s pass was {verdict}.")
+        else:
+            verdict = "true" if outcome.claim_true else "a lie"
+            lines.append(f"{name(outcome.target)}'s bid was {verdict}.")
+    elif outcome.kind == "exact" and outcome.caller is not None:
+        lines.append(
+            f"{name(outcome.caller)}'s {exact_word(options)} "
+            + ("hit: the count is exactly right." if outcome.exact_hit else "missed.")
+        )
+    elif outcome.kind == "accusation" and outcome.caller is not None and outcome.target is not None:
+        verdict = "true" if outcome.claim_true else "a lie"
+        lines.append(f"{name(outcome.target)}'s claim was {verdict}.")
+    elif outcome.kind == "folds" and outcome.target is not None:
+        lines.append(f"Everyone else folded: {name(outcome.target)} is the last one in.")
+    changes = []
+    for seat in outcome.active:
+        d = outcome.dice_after[seat] - outcome.dice_before[seat]
+        if d:
+            verb = "gains" if d > 0 else ("sheds" if options.goal == "shedding" else "loses")
+            changes.append(f"{name(seat)} {verb} {abs(d)} {'die' if abs(d) == 1 else 'dice'}")
+    if changes:
+        lines.append("; ".join(changes) + ".")
+    elif options.rounds != "single":
+        lines.append("No dice change hands.")
+    if outcome.out:
+        word = "finish" if options.goal == "shedding" else "are out"
+        if len(outcome.out) == 1:
+            word = "finishes" if options.goal == "shedding" else "is out"
+        lines.append(f"{' and '.join(name(s) for s in outcome.out)} {word}.")
+    if outcome.pot is not None:
+        taker = outcome.winner
+        share = outcome.pot_share or 0
+        rest = outcome.pot - share
+        if taker is not None:
+            lines.append(f"Pot {outcome.pot}: {name(taker)} takes {share}, {rest} goes to the running pot.")
+        lines.append(f"Running pot: {outcome.running_pot_after}.")
+    return lines
+
+
+def describe_result(result: GameResult, seats: Sequence[str]) -> list[str]:
+    lines = []
+    for group in result.ranking():
+        place = result.places[group[0]]
+        tie = " (shared)" if len(group) > 1 else ""
+        lines.append(f"{place}. {', '.join(seats[s] for s in group)}{tie}")
+    if result.returns is not None:
+        lines.append("Returns: " + ", ".join(f"{seats[s]} {r:+g}" for s, r in enumerate(result.returns)))
+    if result.running_pot_award is not None:
+        seat, amount = result.running_pot_award
+        lines.append(f"{seats[seat]} takes the running pot of {amount}.")
+    if result.chips is not None:
+        lines.append("Chips: " + ", ".join(f"{seats[s]} {c}" for s, c in enumerate(result.chips)))
+    return lines
