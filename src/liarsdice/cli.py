@@ -60,10 +60,10 @@ def build_options(
     if faces is not None:
         overrides["faces"] = faces
     n = overrides["num_players"]
-    if isinstance(n, int) and not isinstance(n, bool):
-        if n < p.min_players or (p.max_players is not None and n > p.max_players):
-            most = f" to {p.max_players}" if p.max_players else " or more"
-            raise OptionsError(f"{p.name} is played by {p.min_players}{most} players, not {n}")
+    counted = isinstance(n, int) and not isinstance(n, bool)
+    if counted and (n < p.min_players or (p.max_players is not None and n > p.max_players)):
+        most = f" to {p.max_players}" if p.max_players else " or more"
+        raise OptionsError(f"{p.name} is played by {p.min_players}{most} players, not {n}")
     return Options.from_dict(merge_overrides(p.options, overrides))
 
 
@@ -116,9 +116,7 @@ def play(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
     ] = None,
-    record_dir: Annotated[
-        Path | None, typer.Option("--record-dir", help="where the game record is written")
-    ] = None,
+    record_dir: Annotated[Path | None, typer.Option("--record-dir", help="where the game record is written")] = None,
 ) -> None:
     """Play a whole game in the terminal against bots, or hot-seat with friends."""
     from .bots import BOT_LEVELS

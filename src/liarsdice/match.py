@@ -40,22 +40,19 @@ def play_game(
     observer: Observer | None = None,
     limit: Limit | None = None,
     max_steps: int = 1_000_000,
+    recorder: Recorder | None = None,
 ) -> tuple[GameState, Recorder]:
     """Play to the end. Chance comes from `random.Random(seed)`; each agent sees only its view.
 
     An agent with a `refused(action, reason)` method (a person) is told why a move was refused
-    and asked again; a bot's illegal move raises BotError.
+    and asked again; a bot's illegal move raises BotError. Pass your own `recorder` to keep the
+    record of a game that an agent stops by raising.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} seats")
     rng = random.Random(seed)
-    recorder = Recorder(
-        game,
-        seed=seed,
-        preset=preset,
-        players=players,
-        meta={"started": datetime.now(UTC).isoformat(timespec="seconds")},
-    )
+    if recorder is None:
+        recorder = new_recorder(game, seed=seed, preset=preset, players=players)
     state = game.new_initial_state()
     steps = 0
     while not state.is_terminal:
@@ -81,6 +78,22 @@ def play_game(
             observer(state, events)
     recorder.data["meta"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     return state, recorder
+
+
+def new_recorder(
+    game: Game,
+    *,
+    seed: int,
+    preset: str | None = None,
+    players: Sequence[Mapping[str, Any]] | None = None,
+) -> Recorder:
+    return Recorder(
+        game,
+        seed=seed,
+        preset=preset,
+        players=players,
+        meta={"started": datetime.now(UTC).isoformat(timespec="seconds")},
+    )
 
 
 def default_record_path(preset: str | None, seed: int, directory: Path | None = None) -> Path:

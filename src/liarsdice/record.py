@@ -366,4 +366,3 @@ def replay_text(data: Mapping[str, Any]) -> Iterator[str]:
             yield ""
             yield "Final ranking:"
             yield from ("  " + line for line in describe_result(step.after.result, seats))
-

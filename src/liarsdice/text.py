@@ -31,6 +31,25 @@ def exact_word(options: Options) -> str:
     return "exact"
 
 
+_IRREGULAR = {"is": "are", "has": "have", "goes": "go", "does": "do"}
+
+
+def verb(subject: str, third_person: str) -> str:
+    """`third_person` agreed with `subject`: "Ann bids" but "You bid"."""
+    if subject.lower() != "you":
+        return third_person
+    if third_person in _IRREGULAR:
+        return _IRREGULAR[third_person]
+    if third_person.endswith(("sses", "shes", "ches", "xes")):
+        return third_person[:-2]
+    return third_person[:-1] if third_person.endswith("s") else third_person
+
+
+def says(subject: str, third_person: str, rest: str = "") -> str:
+    """`subject verb rest`, the verb agreed with the subject."""
+    return f"{subject} {verb(subject, third_person)}{' ' + rest if rest else ''}"
+
+
 def faces_text(faces: Sequence[int]) -> str:
     return " ".join(str(f) for f in faces) if faces else "-"
 
@@ -40,29 +59,29 @@ def describe_turn(turn: Turn, seats: Sequence[str], options: Options) -> str:
     a = turn.action
     if isinstance(a, BidAction):
         push = f", pushing {faces_text(a.push)}" if a.push else ""
-        return f"{who} bids {a.bid}{push}"
+        return says(who, "bids", f"{a.bid}{push}")
     if isinstance(a, Claim):
-        parts = [f"{who} claims {a.bid}"]
+        parts = [says(who, "claims", str(a.bid))]
         if a.raise_to is not None:
             parts.append(f"raising the bet to {a.raise_to}")
         if a.push:
             parts.append(f"pushing {faces_text(a.push)}")
         return ", ".join(parts)
     if isinstance(a, Pass):
-        return f"{who} passes" + (f", pushing {faces_text(a.push)}" if a.push else "")
+        return says(who, "passes") + (f", pushing {faces_text(a.push)}" if a.push else "")
     if isinstance(a, Challenge):
         word = "calls" if options.exact == "others_lose" else "challenges"
-        return f"{who} {word} {seats[a.target]}"
+        return says(who, word, seats[a.target])
     if isinstance(a, Exact):
-        return f"{who} calls {exact_word(options)}"
+        return says(who, "calls", exact_word(options))
     if isinstance(a, Vote):
-        return f"{who} {'believes the bid' if a.believe else 'doubts the bid'}"
+        return says(who, "believes" if a.believe else "doubts", "the bid")
     if isinstance(a, Accuse):
-        return f"{who} accuses" + (f", raising the bet to {a.raise_to}" if a.raise_to is not None else "")
+        return says(who, "accuses") + (f", raising the bet to {a.raise_to}" if a.raise_to is not None else "")
     if isinstance(a, AllIn):
-        return f"{who} goes all-in and accuses"
+        return says(who, "goes", "all-in and accuses" if who.lower() != "you" else "all-in and accuse")
     if isinstance(a, Fold):
-        return f"{who} folds"
+        return says(who, "folds")
     return f"{who}: {format_action(a, seats)}"
 
 
@@ -100,23 +119,27 @@ def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Optio
     for seat in outcome.active:
         d = outcome.dice_after[seat] - outcome.dice_before[seat]
         if d:
-            verb = "gains" if d > 0 else ("sheds" if options.goal == "shedding" else "loses")
-            changes.append(f"{name(seat)} {verb} {abs(d)} {'die' if abs(d) == 1 else 'dice'}")
+            change = "gains" if d > 0 else ("sheds" if options.goal == "shedding" else "loses")
+            changes.append(says(name(seat), change, f"{abs(d)} {'die' if abs(d) == 1 else 'dice'}"))
     if changes:
         lines.append("; ".join(changes) + ".")
     elif options.rounds != "single":
         lines.append("No dice change hands.")
     if outcome.out:
-        word = "finish" if options.goal == "shedding" else "are out"
         if len(outcome.out) == 1:
-            word = "finishes" if options.goal == "shedding" else "is out"
-        lines.append(f"{' and '.join(name(s) for s in outcome.out)} {word}.")
+            word = "finishes" if options.goal == "shedding" else "is"
+            lines.append(says(name(outcome.out[0]), word, "" if options.goal == "shedding" else "out") + ".")
+        else:
+            word = "finish" if options.goal == "shedding" else "are out"
+            lines.append(f"{' and '.join(name(s) for s in outcome.out)} {word}.")
     if outcome.pot is not None:
         taker = outcome.winner
         share = outcome.pot_share or 0
         rest = outcome.pot - share
-        if taker is not None:
-            lines.append(f"Pot {outcome.pot}: {name(taker)} takes {share}, {rest} goes to the running pot.")
+        if outcome.pot == 0:
+            lines.append("The pot was empty.")
+        elif taker is not None:
+            lines.append(f"Pot {outcome.pot}: {says(name(taker), 'takes', str(share))}, {rest} to the running pot.")
         lines.append(f"Running pot: {outcome.running_pot_after}.")
     return lines
 
@@ -131,7 +154,7 @@ def describe_result(result: GameResult, seats: Sequence[str]) -> list[str]:
         lines.append("Returns: " + ", ".join(f"{seats[s]} {r:+g}" for s, r in enumerate(result.returns)))
     if result.running_pot_award is not None:
         seat, amount = result.running_pot_award
-        lines.append(f"{seats[seat]} takes the running pot of {amount}.")
+        lines.append(says(seats[seat], "takes", f"the running pot of {amount}."))
     if result.chips is not None:
         lines.append("Chips: " + ", ".join(f"{seats[s]} {c}" for s, c in enumerate(result.chips)))
     return lines

@@ -11,6 +11,7 @@ class InvalidText(ValueError):
     """Text that does not spell an action or a bid at all (as opposed to an illegal one)."""
 
 
+_NO_LIMIT = 1 << 40  # a quantity above any table's dice
 _BID_RE = re.compile(r"^\s*(\d+)\s*(?:x|\*|×|\s)\s*(\d+)\s*$", re.IGNORECASE)
 
 
@@ -71,9 +72,12 @@ class BidLadder:
     def raises(self, new: Bid, standing: Bid) -> bool:
         return self.key(new.quantity, new.face) > self.key(standing.quantity, standing.face)
 
-    def lowest_raise_on(self, face: int, standing: Bid) -> int:
-        """The smallest quantity of `face` that raises `standing` (keys grow with quantity)."""
+    def lowest_raise_on(self, face: int, standing: Bid) -> int | None:
+        """The smallest quantity of `face` that raises `standing`, or None if no quantity does
+        (a lower face under face-major order). Keys grow with quantity, so a search works."""
         target = self.key(standing.quantity, standing.face)
+        if self.key(_NO_LIMIT, face) <= target:
+            return None
         lo, hi = 1, 1
         while self.key(hi, face) <= target:
             lo, hi = hi + 1, hi * 2 + 1
@@ -125,6 +129,8 @@ class BidLadder:
             base = "a raise needs more dice, or as many dice of a higher face"
         else:
             base = "a raise needs a higher face, or more dice of the same face"
+        if lowest is None:
+            return f"{base}; no number of {new.face}s raises it"
         return f"{base}; the lowest bid on {new.face}s that raises it is {lowest}x{new.face}"
 
 

@@ -831,7 +831,8 @@ class GameState:
         lad = t.ladder
         if lad.key(q, f) <= lad.key(standing.quantity, standing.face):
             msg = f"{bid} does not raise {standing}: {lad.why_not(bid, standing)}"
-            if lad.lowest_raise_on(f, standing) > t.q_max and o.max_quantity == "dice_in_play":
+            lowest = lad.lowest_raise_on(f, standing)
+            if lowest is not None and lowest > t.q_max and o.max_quantity == "dice_in_play":
                 msg += f" (more than the {t.q_max} dice in play, so no bid on {f}s can raise it)"
             return msg
         return None
@@ -1574,6 +1575,7 @@ class GameState:
             to_act=self.to_act,
             starter=self.starter,
             one_die_round=t.special,
+            wild=t.wild,
             dice=t.dice,
             active=tuple(t.out_round[s] is None for s in range(n)),
             out_round=t.out_round,

@@ -52,7 +52,8 @@ class PlayerView:
 
     `cup` is this seat's dice under the cup (empty for a spectator); `pushed` is public for every
     seat. `dice` is how many dice each seat holds this round (cup and pushed). `history` is this
-    round's public actions. `last_outcome` is the reveal of the previous round.
+    round's public actions. `last_outcome` is the reveal of the previous round. `wild` is the face
+    that counts for every other face this round (None without wilds and in a one-die round).
     """
 
     seat: int | None
@@ -63,6 +64,7 @@ class PlayerView:
     to_act: int | None
     starter: int | None
     one_die_round: bool
+    wild: int | None
     dice: tuple[int, ...]
     active: tuple[bool, ...]
     out_round: tuple[int | None, ...]

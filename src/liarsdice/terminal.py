@@ -1,0 +1,647 @@
+"""Play in the terminal: people at this keyboard against bots, hot-seat, or bots alone as a demo.
+
+The rules engine and `match.play_game` run the game; this module is the shell around them. People
+are agents whose `act` shows the table (through their `PlayerView`) and reads a typed move, and
+whose `refused` prints the engine's reason before they are asked again. An observer prints every
+move as it happens, the reveal at the end of each round and the final ranking, and keeps the
+steps so that a game stopped early still leaves a record.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .bots import make_bot
+from .bots.base import Limit
+from .match import BotError, default_record_path, new_recorder, play_game
+from .rules import (
+    Action,
+    BidAction,
+    Challenge,
+    CupRerolled,
+    DiceRerolled,
+    Event,
+    Game,
+    GameOver,
+    GameState,
+    InvalidText,
+    Options,
+    OptionsError,
+    Pass,
+    PlayerView,
+    RoundResolved,
+    RoundStarted,
+    StarterDrawn,
+    Turn,
+    find_preset,
+    format_action,
+    ladder,
+    parse_action,
+    redact,
+)
+from .text import describe_outcome, describe_result, describe_turn, exact_word, faces_text, says
+
+ReadLine = Callable[[str], str]
+
+MOVE_SYNTAX: tuple[str, ...] = (
+    "3x5                 bid (or claim) three fives: at least three dice show 5",
+    "3x5 push 5,5        bid and push two fives out of your cup (the rest of the cup is rerolled)",
+    "pass                claim every die in your hand shows one face (pass push 2,2 pushes too)",
+    "challenge           call the last bid a lie; 'challenge NAME' picks whose action",
+    "exact               say the bid is exactly right (also spot-on, calza)",
+    "believe / doubt     your vote after a liar call: the bid is true / it is a lie",
+    "3x5 raise 4         claim and raise the bet to 4 chips",
+    "accuse              call the standing claim a lie ('accuse raise 4' raises first)",
+    "all-in              bet every chip you hold and accuse (only when you cannot meet the bet)",
+    "fold                leave the round; you lose a die at its end",
+)
+COMMANDS: tuple[str, ...] = (
+    "help                these rules and the move syntax",
+    "moves               every legal move right now",
+    "look                the table again",
+    "quit                stop the game (the record of the game so far is still written)",
+)
+
+
+class QuitGame(Exception):
+    """A person stopped the game: `quit`, the end of the input, or Ctrl-C (`code` is the exit
+    code: 0, as stopping is a person's choice, but 130 for Ctrl-C as shells expect)."""
+
+    def __init__(self, reason: str, code: int = 0) -> None:
+        super().__init__(reason)
+        self.code = code
+
+
+# ----- what the screen says, computed from a view (no I/O) -----
+
+
+def seat_names(humans: int, names: Sequence[str], num_players: int) -> list[str]:
+    """People first (their names, else "You" alone or "Player 1".. for several), then bots."""
+    people = [names[i] if i < len(names) else ("You" if humans == 1 else f"Player {i + 1}") for i in range(humans)]
+    return people + [f"Bot {i + 1}" for i in range(num_players - humans)]
+
+
+def challenged_turn(view: PlayerView, target: int) -> Turn:
+    """The action a challenge of `target` is about: the last action, or the one behind a pass."""
+    history = view.history
+    return history[-1] if history[-1].seat == target else history[-2]
+
+
+def _what(turn: Turn) -> str:
+    action = turn.action
+    if isinstance(action, BidAction):
+        return f"bid {action.bid}"
+    if isinstance(action, Pass):
+        return "pass"
+    return format_action(action, ())
+
+
+def _accusation(view: PlayerView) -> tuple[int, int] | None:
+    """(accuser, accused) of the liar call now being voted on."""
+    for turn in reversed(view.history):
+        if isinstance(turn.action, Challenge):
+            return turn.seat, turn.action.target
+    return None
+
+
+def _plain(action: Action) -> bool:
+    """An action without a push or a raise."""
+    return not getattr(action, "push", ()) and getattr(action, "raise_to", None) is None
+
+
+def move_summary(view: PlayerView) -> list[str]:
+    """The legal moves of the seat to act, in a few lines."""
+    legal = view.legal
+    if legal is None:
+        return []
+    seats = view.seats
+    lines: list[str] = []
+    if legal.voting:
+        pair = _accusation(view)
+        bid = view.standing_bid
+        if pair is not None and bid is not None:
+            accuser, accused = pair
+            lines.append(
+                f"vote: believe (side with {seats[accused]}: the bid {bid} is true) "
+                f"or doubt (side with {seats[accuser]}: it is a lie)"
+            )
+        else:
+            lines.append("vote: believe or doubt")
+        return lines
+    verb = "claim" if legal.economy else "bid"
+    if legal.economy:
+        owed = legal.owed or 0
+        chips = view.chips[legal.seat] if view.chips is not None else 0
+        if legal.can_meet:
+            lines.append(
+                f"meet the bet of {view.current_bet}: you owe {owed} (you hold {chips} chips)"
+                if owed
+                else f"you have met the bet of {view.current_bet} (you hold {chips} chips)"
+            )
+        else:
+            lines.append(f"you cannot meet the bet of {view.current_bet}: you owe {owed} and hold {chips} chips")
+    if legal.bids:
+        lowest: dict[int, str] = {}
+        top = max(b.quantity for b in legal.bids)
+        for bid in legal.bids:
+            lowest.setdefault(bid.face, str(bid))
+        first = legal.bids[0]
+        if len(lowest) == 1:
+            lines.append(f"{verb}: {first} or higher ({first.face}s only, at most {top})")
+        else:
+            each = ", ".join(lowest[f] for f in sorted(lowest))
+            lines.append(f"{verb}: {first} or higher (lowest on each face: {each}; at most {top} dice)")
+    if legal.can_pass:
+        lines.append("pass: claim every die in your hand shows one face")
+    if legal.pushes:
+        most = max(len(p) for p in legal.pushes)
+        example = f"{legal.bids[0]}" if legal.bids else "pass"
+        lines.append(
+            f"push: any {'die' if most == 1 else f'1 to {most} dice'} of your cup ({faces_text(sorted(view.cup))}) "
+            f"with a {verb}{' or pass' if legal.can_pass else ''}, e.g. {example} push "
+            + ",".join(map(str, legal.pushes[0]))
+        )
+    for target in legal.challenge_targets:
+        lines.append(f"challenge {seats[target]}: call {seats[target]}'s {_what(challenged_turn(view, target))} a lie")
+    if legal.can_exact and view.standing_bid is not None:
+        o = view.options
+        if o.exact == "others_lose":
+            payoff = "if right everyone else loses a die, if wrong you lose one"
+        elif o.goal == "shedding":
+            payoff = "if right you shed a die, if wrong everyone else sheds one"
+        else:
+            payoff = "if right you win a die back (up to your starting dice), if wrong you lose one"
+        once = "; once per game" if o.exact_limit == "once_per_game" else ""
+        lines.append(f"{exact_word(o)}: the bid {view.standing_bid} is exactly right ({payoff}{once})")
+    if legal.raise_min is not None and legal.raise_max is not None:
+        to = "a claim or accuse" if legal.can_accuse else "a claim"
+        lines.append(f"raise: add 'raise N' to {to}, N from {legal.raise_min} to {legal.raise_max}")
+    if legal.can_accuse and view.standing_bid is not None and view.standing_bidder is not None:
+        lines.append(f"accuse: call {seats[view.standing_bidder]}'s claim {view.standing_bid} a lie")
+    if legal.can_all_in and view.chips is not None and view.standing_bidder is not None:
+        lines.append(
+            f"all-in: bet all {view.chips[legal.seat]} chips and accuse {seats[view.standing_bidder]}'s claim "
+            f"{view.standing_bid}"
+        )
+    if legal.can_fold:
+        lines.append("fold: leave the round (you lose a die at its end)")
+    return lines
+
+
+def every_move(view: PlayerView) -> list[str]:
+    """Every legal move: the plain ones written out, then the pushes and raises any may carry."""
+    legal = view.legal
+    if legal is None:
+        return []
+    plain = [format_action(a, view.seats) for a in view.legal_actions if _plain(a)]
+    lines = [f"{len(view.legal_actions)} legal moves:"]
+    row: list[str] = []
+    for text in plain:
+        row.append(text)
+        if len(row) == 10:
+            lines.append("  " + "  ".join(row))
+            row = []
+    if row:
+        lines.append("  " + "  ".join(row))
+    if legal.pushes:
+        lines.append(
+            "each bid"
+            + (" or pass" if legal.can_pass else "")
+            + " may also push one of: "
+            + " | ".join(",".join(map(str, p)) for p in legal.pushes)
+        )
+    if legal.raise_min is not None and legal.raise_max is not None:
+        lines.append(
+            "each claim"
+            + (" or accuse" if legal.can_accuse else "")
+            + f" may also raise the bet to any amount from {legal.raise_min} to {legal.raise_max}"
+        )
+    return lines
+
+
+def rules_summary(preset: str, options: Options, one_die_round: bool = False) -> list[str]:
+    """The rules of this table in a few lines, for `help`."""
+    o = options
+    lines: list[str] = []
+    try:
+        p = find_preset(preset)
+        lines.append(f"{p.title}: {p.description}")
+    except OptionsError:
+        lines.append(f"Custom rules ({preset}).")
+    dice = o.dice_per_player if isinstance(o.dice_per_player, int) else "/".join(map(str, o.dice_per_player))
+    lines.append(f"{o.num_players} players, {dice} dice each, dice with faces 1 to {o.faces}.")
+    wild = o.wild
+    if wild is None:
+        lines.append("Nothing is wild: a bid on a face counts only dice showing it.")
+    else:
+        lines.append(f"{wild}s are wild: they count toward every other face; a bid on {wild}s counts only {wild}s.")
+        if not o.wild_opening:
+            lines.append(f"A round may not open on {wild}s.")
+    round_wild = None if one_die_round else wild
+    rule = "plain" if one_die_round else o.wild_bid_rule
+    order = ladder(o.faces, round_wild, rule, o.bid_order, 1).describe_order()
+    lines.append(f"Raising: {order}.")
+    if o.max_quantity == "dice_in_play":
+        lines.append("No bid may claim more dice than are in play.")
+    if o.economy is not None:
+        e = o.economy
+        start = "the round number" if e.min_bet == "round_number" else f"{e.min_bet} chips"
+        lines.append(
+            f"Chips: everyone starts with {e.starting_chips}. Each round the bet starts at {start}; on your turn "
+            "meet it (pay up to it), then claim higher or accuse the last claim; you may raise the bet. "
+            "If you cannot meet it you may go all-in and accuse; you may always fold (and lose a die)."
+        )
+        lines.append(
+            "The winner of an accusation takes half the round's pot, the rest goes to the running pot, "
+            "which the last player with dice takes."
+        )
+        if not e.folded_dice_count:
+            lines.append("Folded players' dice do not count.")
+    elif o.challenge_mode == "siding_vote":
+        lines.append(
+            "Challenge the last bid when you think it is a lie; every other player then votes believe or doubt."
+        )
+    else:
+        through = " (through one pass)" if o.pass_rule != "none" else ""
+        lines.append(f"Challenge the last bid{through} when you think it is a lie; the wrong one loses a die.")
+    if o.goal == "shedding":
+        lines.append("Everyone on the correct side sheds a die. The first to empty their cup wins.")
+    elif o.rounds == "single":
+        lines.append("One round decides the game: the winner of the challenge scores +1, the loser -1.")
+    else:
+        lines.append("The last player holding dice wins.")
+    if o.exact != "none":
+        word = exact_word(o)
+        if o.exact == "others_lose":
+            effect = "everyone else loses a die"
+        elif o.goal == "shedding":
+            effect = "you shed a die"
+        else:
+            effect = "you win a die back (up to your starting dice)"
+        once = " Once per game for each player." if o.exact_limit == "once_per_game" else ""
+        lines.append(f"{word.capitalize()}: say the bid is exactly right; if so {effect}, if not you lose a die.{once}")
+    if o.pass_rule != "none":
+        lines.append(
+            "Pass: claim every die in your hand shows one face (ones are not wild for this); "
+            "needs two dice, once per set of dice."
+        )
+    if o.push:
+        lines.append(
+            "Push: with a bid or pass, show some cup dice and reroll the rest; at least one die stays under the cup."
+        )
+    if o.one_die_round is not None:
+        odr = o.one_die_round
+        who = "only players holding one die may" if odr.face_change == "one_die_players" else "nobody may"
+        exact_note = "" if odr.exact_allowed or o.exact == "none" else f" No {exact_word(o)} in it."
+        lines.append(
+            f"One-die round: the first time a player drops to one die (with {odr.min_players} or more players left), "
+            f"nothing is wild the next round and {who} change the face of the bid.{exact_note}"
+        )
+    return lines
+
+
+# ----- the screen -----
+
+
+class Screen:
+    """The console and the keyboard: shows the game to the people at it and reads their moves.
+
+    `viewer` is the seat whose cup may be shown between turns (the one person at a single-person
+    table); with several people (hot-seat) or none (a demo) nobody's cup is ever shown outside
+    that person's own turn.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        game: Game,
+        preset: str,
+        people: Sequence[int],
+        read_line: ReadLine | None,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.preset = preset
+        self.people = tuple(people)
+        self.hot_seat = len(self.people) > 1
+        self.viewer: int | None = self.people[0] if len(self.people) == 1 else None
+        self.read_line = read_line
+
+    # ----- input and output -----
+
+    def ask(self, prompt: str) -> str:
+        try:
+            if self.read_line is not None:
+                return self.read_line(prompt)
+            return self.console.input(prompt)
+        except EOFError:
+            raise QuitGame("the input ended") from None
+        except KeyboardInterrupt:
+            raise QuitGame("interrupted", 130) from None
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        self.console.print(Text(text, style=style or ""), highlight=False)
+
+    def clear(self) -> None:
+        """Wipe the screen so the next person cannot read the last one's cup."""
+        if self.console.is_terminal:
+            self.console.clear()
+
+    def name(self, seat: int) -> str:
+        return self.game.seats[seat]
+
+    def cup_label(self, seat: int) -> str:
+        return "Your cup" if not self.hot_seat else f"{self.name(seat)}'s cup"
+
+    # ----- a person's turn -----
+
+    def pass_device(self, seat: int) -> None:
+        self.clear()
+        self.console.rule(style="dim")
+        self.say(f"Pass the device to {self.name(seat)}, press Enter.", "bold")
+        self.ask("")
+
+    def show_status(self, view: PlayerView) -> None:
+        seat = view.seat
+        assert seat is not None
+        o = view.options
+        title = f"Round {view.round_no}: {self.name(seat)} to {'vote' if view.phase == 'vote' else 'act'}"
+        if view.one_die_round:
+            title += " (one-die round, nothing is wild)"
+        self.console.rule(Text(title))
+        self.console.print(self._table(view))
+        cup = f"{self.cup_label(seat)}: {faces_text(sorted(view.cup))}"
+        if view.pushed[seat]:
+            cup += f"   (pushed: {faces_text(view.pushed[seat])})"
+        self.say(cup, "bold")
+        wild = None if view.one_die_round else o.wild
+        if wild is not None:
+            self.say(f"{wild}s are wild.")
+        if o.economy is not None:
+            owed = view.legal.owed if view.legal is not None else None
+            self.say(
+                f"Round pot {view.round_pot}, current bet {view.current_bet}, you owe {owed or 0}, "
+                f"running pot {view.running_pot}."
+            )
+        if view.history:
+            self.say("This round:")
+            for turn in view.history:
+                self.say("  " + describe_turn(turn, view.seats, o))
+        else:
+            self.say("No bids yet this round.")
+        if view.standing_bid is not None and view.standing_bidder is not None:
+            word = "claim" if o.economy is not None else "bid"
+            self.say(f"Standing {word}: {view.standing_bid} by {self.name(view.standing_bidder)}.")
+        legal = view.legal
+        if legal is not None and legal.voting:
+            self.say(f"{self.name(seat)}, your vote:", "bold")
+        else:
+            self.say(f"Your turn, {self.name(seat)}. You may:", "bold")
+        for line in move_summary(view):
+            self.say("  " + line)
+        self.say("Type a move, or help, moves, look, quit.", "dim")
+
+    def _table(self, view: PlayerView) -> Table:
+        economy = view.chips is not None
+        table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        table.add_column("")
+        table.add_column("Player")
+        table.add_column("Dice", justify="right")
+        table.add_column("Pushed")
+        if economy:
+            table.add_column("Chips", justify="right")
+            table.add_column("Paid", justify="right")
+        table.add_column("")
+        gone = "finished" if view.options.goal == "shedding" else "out"
+        for s, name in enumerate(view.seats):
+            notes = []
+            if not view.active[s]:
+                notes.append(gone)
+            if view.folded[s]:
+                notes.append("folded")
+            if view.passed[s]:
+                notes.append("passed")
+            if s == view.starter:
+                notes.append("opened")
+            if view.exact_used[s]:
+                notes.append(f"{exact_word(view.options)} used")
+            row = [
+                "▶" if s == view.to_act else "",
+                name,
+                str(view.dice[s]) if view.active[s] else "-",
+                faces_text(view.pushed[s]) if view.pushed[s] else "",
+            ]
+            if economy:
+                assert view.chips is not None
+                row += [str(view.chips[s]), str(view.paid[s]) if view.paid is not None else ""]
+            row.append(", ".join(notes))
+            table.add_row(*(Text(cell) for cell in row))
+        return table
+
+    def show_help(self, view: PlayerView) -> None:
+        self.console.rule(Text("Rules"))
+        for line in rules_summary(self.preset, view.options, view.one_die_round):
+            self.say(line)
+        self.say("Moves:", "bold")
+        for line in MOVE_SYNTAX:
+            self.say("  " + line)
+        self.say("Commands:", "bold")
+        for line in COMMANDS:
+            self.say("  " + line)
+
+    def show_moves(self, view: PlayerView) -> None:
+        for line in every_move(view):
+            self.say(line)
+
+    # ----- what everyone sees -----
+
+    def observe(self, state: GameState, events: tuple[Event, ...]) -> None:
+        """Called by `play_game` after every step: keep it, and show what it did."""
+        view = state.view(self.viewer)
+        seats = self.game.seats
+        o = self.game.options
+        for event in events:
+            shown = redact(event, self.viewer)
+            if isinstance(shown, StarterDrawn):
+                self.say(f"Luck picks {self.name(shown.seat)} to open.")
+            elif isinstance(shown, RoundStarted):
+                self._round_started(view, shown)
+            elif isinstance(shown, Turn):
+                if self.hot_seat and shown.seat in self.people:
+                    self.clear()
+                self.say(describe_turn(shown, seats, o))
+            elif isinstance(shown, DiceRerolled):
+                self.say(f"{self.cup_label(shown.seat)} after the reroll: {faces_text(sorted(shown.faces))}", "bold")
+            elif isinstance(shown, CupRerolled):
+                dice = "die" if shown.count == 1 else "dice"
+                self.say(f"{self.name(shown.seat)} rerolls {shown.count} {dice} under the cup.")
+            elif isinstance(shown, RoundResolved):
+                self._reveal(shown)
+            elif isinstance(shown, GameOver):
+                self.console.rule(Text("Game over"))
+                self.say("Final ranking:", "bold")
+                for line in describe_result(shown.result, seats):
+                    self.say("  " + line)
+
+    def _round_started(self, view: PlayerView, event: RoundStarted) -> None:
+        title = f"Round {event.round_no}"
+        if event.one_die_round:
+            title += ": one-die round, nothing is wild"
+        self.console.rule(Text(title))
+        dice = ", ".join(f"{self.name(s)} {d}" for s, d in enumerate(event.dice) if view.active[s])
+        self.say(f"{says(self.name(event.starter), 'opens')}. Dice: {dice}.")
+        if view.chips is not None:
+            chips = ", ".join(f"{self.name(s)} {c}" for s, c in enumerate(view.chips) if view.active[s])
+            self.say(f"The bet starts at {view.current_bet}. Chips: {chips}. Running pot {view.running_pot}.")
+        if self.viewer is not None and view.active[self.viewer]:
+            self.say(f"{self.cup_label(self.viewer)}: {faces_text(sorted(view.cup))}", "bold")
+
+    def _reveal(self, event: RoundResolved) -> None:
+        outcome = event.outcome
+        self.say("Reveal:", "bold")
+        for line in describe_outcome(outcome, self.game.seats, self.game.options):
+            self.say(line)
+        if not outcome.game_over:
+            if outcome.next_starter is not None:
+                self.say(says(self.name(outcome.next_starter), "opens", "the next round."))
+            if outcome.next_one_die_round:
+                self.say("The next round is a one-die round: nothing is wild in it.")
+
+
+class Person:
+    """An agent for a person at the keyboard."""
+
+    def __init__(self, seat: int, screen: Screen) -> None:
+        self.seat = seat
+        self.screen = screen
+        self.retrying = False
+
+    def __repr__(self) -> str:
+        return f"Person({self.screen.name(self.seat)!r})"
+
+    def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
+        screen = self.screen
+        if self.retrying:
+            self.retrying = False
+        else:
+            if screen.hot_seat:
+                screen.pass_device(self.seat)
+            screen.show_status(view)
+        economy = view.options.economy is not None
+        while True:
+            text = screen.ask(f"{screen.name(self.seat)}> ")
+            command = " ".join(text.lower().split())
+            if command in ("help", "?"):
+                screen.show_help(view)
+                continue
+            if command == "moves":
+                screen.show_moves(view)
+                continue
+            if command == "look":
+                screen.show_status(view)
+                continue
+            if command in ("quit", "exit"):
+                raise QuitGame("quit")
+            try:
+                parsed = parse_action(text, view.seats, economy=economy)
+            except InvalidText as e:
+                screen.say(str(e), "red")
+                continue
+            if isinstance(parsed, tuple):
+                targets = view.legal.challenge_targets if view.legal is not None else ()
+                # With no target the engine itself refuses the challenge and says why.
+                return Challenge(targets[0] if targets else self.seat)
+            return parsed
+
+    def refused(self, action: Action, reason: str) -> None:
+        self.retrying = True
+        self.screen.say(f"Not allowed: {reason}", "red")
+
+
+# ----- the command -----
+
+
+def _bot_seed(seed: int, seat: int) -> int:
+    """Each bot's own stream, apart from the dealer's `Random(seed)`."""
+    return seed * 1000 + seat + 1
+
+
+def run_play(
+    *,
+    preset: str,
+    options: Options,
+    humans: int,
+    names: list[str],
+    bot_level: str,
+    seed: int,
+    record_dir: Path | None,
+    console: Console | None = None,
+    read_line: ReadLine | None = None,
+) -> int:
+    """Play one game in the terminal and write its record; the exit code (0 also when a person
+    stops the game, 130 on Ctrl-C, 2 for bad settings, 1 if a bot fails or the record cannot be
+    written)."""
+    console = console or Console()
+
+    def fail(message: str) -> int:
+        console.print(Text(f"error: {message}", style="red"))
+        return 2
+
+    n = options.num_players
+    if not 0 <= humans <= n:
+        return fail(f"the number of people must be between 0 and the {n} players, not {humans}")
+    if len(names) > humans:
+        return fail(f"{len(names)} names given for {humans} people")
+    try:
+        bots = [make_bot(bot_level, _bot_seed(seed, seat)) for seat in range(humans, n)]
+    except ValueError as e:
+        return fail(str(e))
+    try:
+        game = Game(options, seat_names(humans, names, n))
+    except OptionsError as e:
+        return fail(str(e))
+    screen = Screen(console, game, preset, range(humans), read_line)
+    agents = [Person(seat, screen) for seat in range(humans)] + bots
+    players: list[dict[str, Any]] = [{"name": game.seats[s], "kind": "person"} for s in range(humans)] + [
+        {"name": game.seats[s], "kind": "bot", "level": bot_level} for s in range(humans, n)
+    ]
+    title = preset
+    with contextlib.suppress(OptionsError):
+        title = find_preset(preset).title
+    console.rule(Text(f"Liar's Dice: {title}"))
+    screen.say(f"At the table: {', '.join(game.seats)}.")
+    if humans:
+        screen.say("Type help at your turn for the rules and the moves.", "dim")
+
+    code = 0
+    stopped: str | None = None
+    recorder = new_recorder(game, seed=seed, preset=preset, players=players)
+    try:
+        play_game(game, agents, seed=seed, observer=screen.observe, recorder=recorder)
+    except QuitGame as e:
+        stopped, code = str(e), e.code
+    except KeyboardInterrupt:
+        stopped, code = "interrupted", 130
+    except BotError as e:
+        screen.say(f"error: {e}", "red")
+        stopped, code = "a bot failed", 1
+    if stopped is not None:
+        recorder.data["meta"]["stopped"] = stopped
+        screen.say(f"Game stopped ({stopped}) after {len(recorder.data['steps'])} steps.", "bold")
+    path = default_record_path(preset, seed, record_dir)
+    try:
+        recorder.write(path)
+    except OSError as e:
+        screen.say(f"error: cannot write the record {path}: {e.strerror or e}", "red")
+        return 1
+    screen.say(f"Seed: {seed}")
+    console.print(Text(f"Record: {path}"), soft_wrap=True, highlight=False)
+    return code
