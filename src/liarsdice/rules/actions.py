@@ -7,12 +7,20 @@ scenario action without its seat, e.g. `["bid", 3, 5, {"push": [5, 5]}]` (FORMAT
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
 from .bids import Bid, InvalidText
+
+
+def _canonical_push(action: BidAction | Pass | Claim) -> None:
+    """A push is a multiset of faces: keep it sorted, so that one push has one spelling."""
+    push = action.push
+    if push and (type(push) is not tuple or any(a > b for a, b in itertools.pairwise(push))):
+        object.__setattr__(action, "push", tuple(sorted(push)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,12 +30,18 @@ class BidAction:
     bid: Bid
     push: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        _canonical_push(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
     """Claim that every die in your hand shows one face (Soar), optionally with a push."""
 
     push: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        _canonical_push(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +71,9 @@ class Claim:
     raise_to: int | None = None
     push: tuple[int, ...] = ()
 
+    def __post_init__(self) -> None:
+        _canonical_push(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Accuse:
@@ -75,23 +92,20 @@ class Fold:
     """Tavern: leave the round and lose a die at its end."""
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(NamedTuple):
     """Chance: the hands rolled at the start of a round, one tuple per seat (empty when out)."""
 
     hands: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Reroll:
+class Reroll(NamedTuple):
     """Chance: the new faces of the dice left under `seat`'s cup after a push."""
 
     seat: int
     faces: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DrawStarter:
+class DrawStarter(NamedTuple):
     """Chance: the seat drawn to open the round when the rules leave it to luck."""
 
     seat: int

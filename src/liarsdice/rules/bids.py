@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 
 class InvalidText(ValueError):
     """Text that does not spell an action or a bid at all (as opposed to an illegal one)."""
 
 
+_UNORDERED = "bids are ordered by the rules of a game: compare them with BidLadder.raises"
 _NO_LIMIT = 1 << 40  # a quantity above any table's dice
 _BID_RE = re.compile(r"^\s*(\d+)\s*(?:x|\*|×|\s)\s*(\d+)\s*$", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A claim that at least `quantity` dice in play show `face`. Written `3x5`."""
+class Bid(NamedTuple):
+    """A claim that at least `quantity` dice in play show `face`. Written `3x5`.
+
+    A named tuple, so that bids hash and compare as fast as the engine looks them up. Bids do not
+    order themselves: which bid is higher depends on the rules, so ask a `BidLadder`.
+    """
 
     quantity: int
     face: int
@@ -27,6 +31,19 @@ class Bid:
 
     def __repr__(self) -> str:
         return f"Bid({self.quantity}, {self.face})"
+
+    # Tuple order would silently be one rule set's order; the rules decide, so refuse it.
+    def __lt__(self, other: object) -> bool:
+        raise TypeError(_UNORDERED)
+
+    def __le__(self, other: object) -> bool:
+        raise TypeError(_UNORDERED)
+
+    def __gt__(self, other: object) -> bool:
+        raise TypeError(_UNORDERED)
+
+    def __ge__(self, other: object) -> bool:
+        raise TypeError(_UNORDERED)
 
     @classmethod
     def parse(cls, text: str) -> Bid:

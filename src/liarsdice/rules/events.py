@@ -1,44 +1,40 @@
 """What applying an action caused: the events, the outcome of a round, and the end of a game.
 
-Events are values. Most are public; the two that carry dice under a cup (`HandsRolled`,
+Events are values (named tuples: immutable and cheap to make, since every action makes some).
+Most are public; the two that carry dice under a cup (`HandsRolled`,
 `DiceRerolled`) are private, and `redact` turns any event into what one seat (or a spectator)
 may be told.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 from .actions import Action
 from .bids import Bid
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(NamedTuple):
     """`seat` did `action`; one entry of a round's public history and the event that reports it."""
 
     seat: int
     action: Action
 
 
-@dataclass(frozen=True, slots=True)
-class StarterDrawn:
+class StarterDrawn(NamedTuple):
     """Luck chose `seat` to open the round (first round, or a tie the rules leave to chance)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class HandsRolled:
+class HandsRolled(NamedTuple):
     """Private: every cup of round `round_no` (an empty tuple for a seat that is out)."""
 
     round_no: int
     hands: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class OwnHandRolled:
+class OwnHandRolled(NamedTuple):
     """What one seat learns of a roll: its own cup (None for a spectator)."""
 
     round_no: int
@@ -46,24 +42,21 @@ class OwnHandRolled:
     hand: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class DiceRerolled:
+class DiceRerolled(NamedTuple):
     """Private: the new faces under `seat`'s cup after a push."""
 
     seat: int
     faces: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class CupRerolled:
+class CupRerolled(NamedTuple):
     """What others learn of a reroll: how many dice were rerolled under `seat`'s cup."""
 
     seat: int
-    count: int
+    count: int  # type: ignore[assignment]  # the game's word; it hides tuple.count, unused here
 
 
-@dataclass(frozen=True, slots=True)
-class RoundStarted:
+class RoundStarted(NamedTuple):
     round_no: int
     starter: int
     one_die_round: bool
@@ -73,8 +66,7 @@ class RoundStarted:
 OutcomeKind = Literal["challenge", "exact", "accusation", "folds"]
 
 
-@dataclass(frozen=True, slots=True)
-class RoundOutcome:
+class RoundOutcome(NamedTuple):
     """How a round ended: the check, the reveal, the dice and chips that changed hands.
 
     `caller` is the challenger, exact caller or accuser (None when everyone else folded);
@@ -88,7 +80,7 @@ class RoundOutcome:
     caller: int | None
     target: int | None
     bid: Bid | None
-    count: int | None
+    count: int | None  # type: ignore[assignment]  # the game's word; it hides tuple.count, unused here
     claim_true: bool | None
     exact_hit: bool | None
     pass_valid: bool | None
@@ -113,13 +105,11 @@ class RoundOutcome:
     next_one_die_round: bool
 
 
-@dataclass(frozen=True, slots=True)
-class RoundResolved:
+class RoundResolved(NamedTuple):
     outcome: RoundOutcome
 
 
-@dataclass(frozen=True, slots=True)
-class GameResult:
+class GameResult(NamedTuple):
     """The end of a game.
 
     `places[seat]` is 1 for the best; tied seats share a place and the next place skips
@@ -145,8 +135,7 @@ class GameResult:
         return [groups[p] for p in sorted(groups)]
 
 
-@dataclass(frozen=True, slots=True)
-class GameOver:
+class GameOver(NamedTuple):
     result: GameResult
 
 

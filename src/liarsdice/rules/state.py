@@ -133,6 +133,10 @@ class _Table:
         "ladder",
         "wild",
         "active",
+        "next_seat",
+        "exact_possible",
+        "roll_slices",
+        "total_dice",
     )
 
     round_no: int
@@ -148,6 +152,10 @@ class _Table:
     ladder: BidLadder
     wild: int | None
     active: tuple[int, ...]
+    next_seat: tuple[int, ...]  # the next active seat clockwise of each seat
+    exact_possible: bool  # the options and this round allow exact at all
+    roll_slices: tuple[tuple[int, int], ...]  # where each seat's hand sits in a flat roll
+    total_dice: int  # dice held by everyone, out players' none
 
 
 class _Economy:
@@ -197,10 +205,43 @@ class _Vote:
         self.votes = votes
 
 
+class _Round:
+    """What changes only a few times a round: the cups, pushed dice, passes, the vote, the bets,
+    what luck owes, and how the last round ended. States of one round share it; an action
+    that changes it gives its new state a fresh copy (`copy`), never a modified shared one."""
+
+    __slots__ = ("cups", "pushed", "passed", "bad_passes", "vote", "econ", "pending", "candidates", "outcome", "result")
+
+    cups: tuple[tuple[int, ...], ...]
+    pushed: tuple[tuple[int, ...], ...]
+    passed: int
+    bad_passes: int
+    vote: _Vote | None
+    econ: _Economy | None
+    pending: int
+    candidates: tuple[int, ...]
+    outcome: RoundOutcome | None
+    result: GameResult | None
+
+    def copy(self) -> _Round:
+        r = object.__new__(_Round)
+        r.cups = self.cups
+        r.pushed = self.pushed
+        r.passed = self.passed
+        r.bad_passes = self.bad_passes
+        r.vote = self.vote
+        r.econ = self.econ
+        r.pending = self.pending
+        r.candidates = self.candidates
+        r.outcome = self.outcome
+        r.result = self.result
+        return r
+
+
 class Game:
     """The rules of one table: options and seat names. Makes states; never changes."""
 
-    __slots__ = ("options", "seats", "num_players", "_challenges")
+    __slots__ = ("options", "seats", "num_players", "_challenges", "_no_cups", "_faces", "_initial")
 
     def __init__(self, options: Options, seats: Sequence[str] | None = None) -> None:
         options.validate()
@@ -215,12 +256,20 @@ class Game:
         self.seats = seats
         self.num_players = options.num_players
         self._challenges = tuple(Challenge(s) for s in range(self.num_players))
+        self._no_cups: tuple[tuple[int, ...], ...] = ((),) * self.num_players
+        self._faces = frozenset(range(1, options.faces + 1))
+        self._initial = self._make_initial_state()
 
     def __repr__(self) -> str:
         return f"Game({self.options!r}, seats={self.seats!r})"
 
     def new_initial_state(self) -> GameState:
-        """The state before anything happened: luck picks the opener or the first roll is due."""
+        """The state before anything happened: luck picks the opener or the first roll is due.
+
+        States are immutable, so every call returns the same one."""
+        return self._initial
+
+    def _make_initial_state(self) -> GameState:
         o = self.options
         dice = tuple(o.starting_dice(s) for s in range(self.num_players))
         chips = (o.economy.starting_chips,) * self.num_players if o.economy else None
@@ -314,7 +363,20 @@ class Game:
         t.starter = starter
         t.chips = chips
         t.running_pot = running_pot
-        t.active = tuple(s for s in range(self.num_players) if out_round[s] is None)
+        n = self.num_players
+        t.active = tuple(s for s in range(n) if out_round[s] is None)
+        t.next_seat = tuple(
+            next(((s + k) % n for k in range(1, n + 1) if out_round[(s + k) % n] is None), s) for s in range(n)
+        )
+        bounds, at = [], 0
+        for d in dice:
+            bounds.append((at, at + d))
+            at += d
+        t.roll_slices = tuple(bounds)
+        t.total_dice = at
+        t.exact_possible = o.exact != "none" and not (
+            special and o.one_die_round is not None and not o.one_die_round.exact_allowed
+        )
         t.q_max = sum(dice[s] for s in t.active)
         t.wild = None if special else o.wild
         rule = "plain" if special else o.wild_bid_rule
@@ -323,12 +385,20 @@ class Game:
 
 
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
+_NEVER = 1 << 30  # a round number later than any game lasts
 _EXACT = Exact()
 
 
 @lru_cache(maxsize=512)
 def _bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
     return tuple(BidAction(b) for b in lad.bids)
+
+
+@lru_cache(maxsize=1 << 14)
+def _raises_and_calls(lad: BidLadder, standing: int, challenge: Challenge, exact: bool) -> tuple[Action, ...]:
+    """The bids above ladder rung `standing`, then the challenge (and exact): immutable, so shared."""
+    tail: tuple[Action, ...] = (challenge, _EXACT) if exact else (challenge,)
+    return _bid_actions(lad)[standing + 1 :] + tail
 
 
 def _mask(seats: Iterable[int]) -> int:
@@ -357,42 +427,16 @@ class GameState:
     `view` of that seat or the reveal in a `RoundOutcome`.
     """
 
-    __slots__ = (
-        "_game",
-        "_t",
-        "_phase",
-        "_to_act",
-        "_cups",
-        "_pushed",
-        "_history",
-        "_standing",
-        "_passed",
-        "_bad_passes",
-        "_vote",
-        "_econ",
-        "_pending",
-        "_candidates",
-        "_outcome",
-        "_result",
-        "_legal",
-    )
+    # Few slots: a bid copies all of them. What changes rarely sits in `_r` (see _Round).
+    __slots__ = ("_game", "_t", "_r", "_phase", "_to_act", "_history", "_standing", "_legal")
 
     _game: Game
     _t: _Table
+    _r: _Round
     _phase: str
     _to_act: int
-    _cups: tuple[tuple[int, ...], ...]
-    _pushed: tuple[tuple[int, ...], ...]
     _history: tuple[Turn, ...]
     _standing: int
-    _passed: int
-    _bad_passes: int
-    _vote: _Vote | None
-    _econ: _Economy | None
-    _pending: int
-    _candidates: tuple[int, ...]
-    _outcome: RoundOutcome | None
-    _result: GameResult | None
     _legal: tuple[Action, ...] | None
 
     # ----- construction -----
@@ -407,23 +451,20 @@ class GameState:
         candidates: tuple[int, ...],
     ) -> GameState:
         s = object.__new__(cls)
-        n = game.num_players
         s._game = game
         s._t = table
         s._phase = phase
         s._to_act = -1
-        s._cups = ((),) * n
-        s._pushed = ((),) * n
+        s._r = r = object.__new__(_Round)
+        r.cups = r.pushed = game._no_cups
         s._history = ()
         s._standing = -1
-        s._passed = 0
-        s._bad_passes = 0
-        s._vote = None
-        s._econ = None
-        s._pending = -1
-        s._candidates = candidates
-        s._outcome = outcome
-        s._result = None
+        r.passed = r.bad_passes = 0
+        r.vote = r.econ = None
+        r.pending = -1
+        r.candidates = candidates
+        r.outcome = outcome
+        r.result = None
         s._legal = None
         return s
 
@@ -433,18 +474,9 @@ class GameState:
         s._t = self._t
         s._phase = self._phase
         s._to_act = self._to_act
-        s._cups = self._cups
-        s._pushed = self._pushed
+        s._r = self._r
         s._history = self._history
         s._standing = self._standing
-        s._passed = self._passed
-        s._bad_passes = self._bad_passes
-        s._vote = self._vote
-        s._econ = self._econ
-        s._pending = self._pending
-        s._candidates = self._candidates
-        s._outcome = self._outcome
-        s._result = self._result
         s._legal = None
         return s
 
@@ -453,18 +485,18 @@ class GameState:
         s = self._copy()
         s._phase = TURN
         s._to_act = t.starter
-        s._cups = hands
-        s._pushed = ((),) * self._game.num_players
+        s._r = r = self._r.copy()
+        r.cups = hands
+        r.pushed = self._game._no_cups
         s._history = ()
         s._standing = -1
-        s._passed = 0
-        s._bad_passes = 0
-        s._vote = None
+        r.passed = r.bad_passes = 0
+        r.vote = None
         eco = self._game.options.economy
         if eco is not None:
             assert t.chips is not None
             n = self._game.num_players
-            s._econ = _Economy(t.chips, 0, eco.min_bet_for(t.round_no), (0,) * n, 0, None)
+            r.econ = _Economy(t.chips, 0, eco.min_bet_for(t.round_no), (0,) * n, 0, None)
         return s
 
     # ----- reading -----
@@ -528,7 +560,7 @@ class GameState:
 
     @property
     def pushed(self) -> tuple[tuple[int, ...], ...]:
-        return self._pushed
+        return self._r.pushed
 
     @property
     def history(self) -> tuple[Turn, ...]:
@@ -561,8 +593,8 @@ class GameState:
 
     @property
     def chips(self) -> tuple[int, ...] | None:
-        if self._econ is not None:
-            return self._econ.chips
+        if self._r.econ is not None:
+            return self._r.econ.chips
         return self._t.chips
 
     @property
@@ -571,28 +603,28 @@ class GameState:
 
     @property
     def round_pot(self) -> int | None:
-        return self._econ.pot if self._econ is not None else None
+        return self._r.econ.pot if self._r.econ is not None else None
 
     @property
     def current_bet(self) -> int | None:
-        return self._econ.bet if self._econ is not None else None
+        return self._r.econ.bet if self._r.econ is not None else None
 
     @property
     def folded(self) -> tuple[bool, ...]:
-        f = self._econ.folded if self._econ is not None else 0
+        f = self._r.econ.folded if self._r.econ is not None else 0
         return tuple(bool(f >> s & 1) for s in range(self._game.num_players))
 
     @property
     def last_outcome(self) -> RoundOutcome | None:
         """The outcome of the last round that ended (None before the first one ends)."""
-        return self._outcome
+        return self._r.outcome
 
     @property
     def result(self) -> GameResult | None:
-        return self._result
+        return self._r.result
 
     def returns(self) -> tuple[float, ...] | None:
-        return self._result.returns if self._result is not None else None
+        return self._r.result.returns if self._r.result is not None else None
 
     def __repr__(self) -> str:
         seats = self.seats
@@ -604,18 +636,25 @@ class GameState:
 
     def chance_spec(self) -> ChanceSpec:
         if self._phase == STARTER:
-            return ChanceSpec(STARTER, self.options.faces, (), None, self._candidates)
+            return ChanceSpec(STARTER, self.options.faces, (), None, self._r.candidates)
         if self._phase == ROLL:
             return ChanceSpec(ROLL, self.options.faces, self._t.dice, None, ())
         if self._phase == REROLL:
             n = self._game.num_players
-            seat = self._candidates[0]
-            dice = tuple(len(self._cups[s]) if s == seat else 0 for s in range(n))
+            seat = self._r.candidates[0]
+            dice = tuple(len(self._r.cups[s]) if s == seat else 0 for s in range(n))
             return ChanceSpec(REROLL, self.options.faces, dice, seat, ())
         raise IllegalAction("this is not a chance node: a player is to act or the game is over")
 
     def sample_chance(self, rng: random.Random) -> ChanceAction:
         """A chance outcome drawn with `rng` (the caller's generator: the core keeps none)."""
+        if self._phase == ROLL:
+            # The common case, drawn here without building a ChanceSpec (playouts roll a lot).
+            rnd = rng.random
+            faces = self._game.options.faces
+            t = self._t
+            flat = [int(rnd() * faces) + 1 for _ in range(t.total_dice)]
+            return Roll(tuple([tuple(flat[a:b]) for a, b in t.roll_slices]))
         return self.chance_spec().sample(rng)
 
     def chance_outcomes(self, limit: int = 100_000) -> list[tuple[ChanceAction, float]]:
@@ -633,9 +672,9 @@ class GameState:
             return None
         seat = self._to_act
         o = self._game.options
-        pushes = tuple(_sub_multisets(self._cups[seat])) if o.push else ()
-        if self._econ is not None:
-            e = self._econ
+        pushes = tuple(_sub_multisets(self._r.cups[seat])) if o.push else ()
+        if self._r.econ is not None:
+            e = self._r.econ
             owed = self._owed(seat)
             chips = e.chips[seat]
             can_meet = chips >= owed
@@ -690,7 +729,7 @@ class GameState:
             legal = _VOTES
         elif self._phase != TURN:
             legal = ()
-        elif self._econ is None and not self._game.options.push and self._game.options.pass_rule == "none":
+        elif self._r.econ is None and not self._game.options.push and self._game.options.pass_rule == "none":
             legal = self._simple_legal_actions()
         else:
             legal = self._full_legal_actions()
@@ -709,12 +748,11 @@ class GameState:
         standing = self._history[self._standing]
         assert isinstance(standing.action, BidAction)
         i = t.ladder.index.get(standing.action.bid)
-        bids: tuple[Action, ...]
+        exact = t.exact_possible and self._exact_error(seat) is None
         if i is not None and not (t.special and self._face_locked(seat)):
-            bids = actions[i + 1 :]
-        else:
-            bids = tuple(BidAction(b) for b in self._legal_bids(seat))
-        if self._exact_error(seat) is None:
+            return _raises_and_calls(t.ladder, i, self._game._challenges[standing.seat], exact)
+        bids = tuple(BidAction(b) for b in self._legal_bids(seat))
+        if exact:
             return (*bids, self._game._challenges[standing.seat], _EXACT)
         return (*bids, self._game._challenges[standing.seat])
 
@@ -806,6 +844,22 @@ class GameState:
 
     def _bid_error(self, seat: int, bid: Bid) -> str | None:
         t = self._t
+        lad = t.ladder
+        i = lad.index.get(bid)
+        if i is not None:
+            # A rung of this round's ladder: face and quantity are in range. The common cases
+            # are settled here; everything else, and every message, below.
+            if self._standing < 0:
+                if t.wild is None or t.special or bid.face != t.wild or self._game.options.wild_opening:
+                    return None
+            elif not t.special:
+                j = lad.index.get(self._history[self._standing].action.bid)  # type: ignore[union-attr]
+                if j is not None and i > j:
+                    return None
+        return self._bid_error_slow(seat, bid)
+
+    def _bid_error_slow(self, seat: int, bid: Bid) -> str | None:
+        t = self._t
         o = self._game.options
         q, f = bid.quantity, bid.face
         if not 1 <= f <= o.faces:
@@ -842,7 +896,7 @@ class GameState:
             return None
         if not self._game.options.push:
             return "there is no push in this game"
-        cup = self._cups[seat]
+        cup = self._r.cups[seat]
         if len(push) >= len(cup):
             return (
                 f"you may push at most {len(cup) - 1} of the {len(cup)} dice under your cup: "
@@ -858,7 +912,7 @@ class GameState:
             return "there is no pass in this game"
         if self._t.dice[seat] < 2:
             return "a pass needs at least two dice in your hand"
-        if self._passed >> seat & 1:
+        if self._r.passed >> seat & 1:
             return "you already passed with these dice: you may pass again only after a push rerolls them"
         return None
 
@@ -878,7 +932,7 @@ class GameState:
         return None
 
     def _owed(self, seat: int) -> int:
-        e = self._econ
+        e = self._r.econ
         o = self._game.options
         assert e is not None and o.economy is not None
         if o.economy.stake == "per_turn":
@@ -887,7 +941,7 @@ class GameState:
 
     def _payment(self, seat: int, raise_to: int | None) -> tuple[int, int]:
         """What meeting (and raising) costs `seat` now, and the bet afterwards; or IllegalAction."""
-        e = self._econ
+        e = self._r.econ
         o = self._game.options
         assert e is not None and o.economy is not None
         owed = self._owed(seat)
@@ -941,10 +995,12 @@ class GameState:
         elif phase == OVER:
             raise IllegalAction("the game is over")
         else:
+            if seat is not None:
+                raise IllegalAction(f"luck decides this ({phase}), not a player: no seat may supply it")
             if kind in (Roll, Reroll, DrawStarter):
                 return self._apply_chance(action)  # type: ignore[arg-type]
             if phase == REROLL:
-                raise IllegalAction(f"{self._name(self._candidates[0])}'s pushed cup must be rerolled first")
+                raise IllegalAction(f"{self._name(self._r.candidates[0])}'s pushed cup must be rerolled first")
             raise IllegalAction("the round has not started: the dice must be rolled first")
         if kind in (Roll, Reroll, DrawStarter):
             raise IllegalAction("no chance outcome is due: a player is to act")
@@ -974,7 +1030,7 @@ class GameState:
             raise IllegalAction("there is nothing to challenge now")
         if seat is not None and seat != self._to_act:
             raise IllegalAction(self._not_your_turn(seat))
-        if self._econ is not None:
+        if self._r.econ is not None:
             raise IllegalAction("in this game you accuse a claim instead of challenging it")
         targets = self._challenge_targets(self._to_act)
         if not targets:
@@ -995,9 +1051,11 @@ class GameState:
         return f"it is {self._name(self._to_act)}'s {verb}, not {self._name(seat)}'s"
 
     def _next_in_turn(self, seat: int) -> int:
+        if self._r.econ is None or not self._r.econ.folded:
+            return self._t.next_seat[seat]
         n = self._game.num_players
         out = self._t.out_round
-        folded = self._econ.folded if self._econ is not None else 0
+        folded = self._r.econ.folded if self._r.econ is not None else 0
         s = seat
         for _ in range(n):
             s = (s + 1) % n
@@ -1009,33 +1067,38 @@ class GameState:
         """Advance to the next player, or to the reroll a push needs."""
         s._to_act = self._next_in_turn(seat)
         if push:
-            cup = list(self._cups[seat])
+            s._r = r = s._r.copy()
+            cup = list(r.cups[seat])
             for face in push:
                 cup.remove(face)
-            cups = list(self._cups)
+            cups = list(r.cups)
             cups[seat] = tuple(cup)
-            s._cups = tuple(cups)
-            pushed = list(self._pushed)
-            pushed[seat] = tuple(sorted(self._pushed[seat] + push))
-            s._pushed = tuple(pushed)
-            s._passed &= ~(1 << seat)  # the push rerolls: a fresh set of dice may pass again
-            s._pending = s._to_act
+            r.cups = tuple(cups)
+            pushed = list(r.pushed)
+            pushed[seat] = tuple(sorted(r.pushed[seat] + push))
+            r.pushed = tuple(pushed)
+            r.passed &= ~(1 << seat)  # the push rerolls: a fresh set of dice may pass again
+            r.pending = s._to_act
             s._to_act = -1
             s._phase = REROLL
-            s._candidates = (seat,)
+            r.candidates = (seat,)
         return s, (s._history[-1],)
 
     def _apply_bid(self, action: BidAction) -> tuple[GameState, tuple[Event, ...]]:
         seat = self._to_act
-        if self._econ is not None:
+        if self._r.econ is not None:
             raise IllegalAction("in this game you make claims: meet the bet and claim, accuse, go all-in or fold")
         err = self._bid_error(seat, action.bid) or self._push_error(seat, action.push)
         if err:
             raise IllegalAction(err)
         s = self._copy()
-        s._history = (*self._history, Turn(seat, action))
+        turn = Turn(seat, action)
+        s._history = (*self._history, turn)
         s._standing = len(self._history)
-        return self._after_turn(s, seat, action.push)
+        if action.push:
+            return self._after_turn(s, seat, action.push)
+        s._to_act = self._t.next_seat[seat]  # no economy here, so nobody has folded
+        return s, (turn,)
 
     def _apply_pass(self, action: Pass) -> tuple[GameState, tuple[Event, ...]]:
         seat = self._to_act
@@ -1045,15 +1108,25 @@ class GameState:
         s = self._copy()
         index = len(self._history)
         s._history = (*self._history, Turn(seat, action))
-        s._passed = self._passed | 1 << seat
-        if self._game.options.pass_rule == "at_pass" and len(set(self._cups[seat] + self._pushed[seat])) > 1:
-            s._bad_passes = self._bad_passes | 1 << index
+        s._r = s._r.copy()
+        s._r.passed = self._r.passed | 1 << seat
+        if self._game.options.pass_rule == "at_pass" and len(set(self._r.cups[seat] + self._r.pushed[seat])) > 1:
+            s._r.bad_passes = self._r.bad_passes | 1 << index
         return self._after_turn(s, seat, action.push)
 
     def _apply_challenge(self, action: Challenge) -> tuple[GameState, tuple[Event, ...]]:
         seat = self._to_act
-        if self._econ is not None:
+        if self._r.econ is not None:
             raise IllegalAction("in this game you accuse a claim instead of challenging it")
+        h = self._history
+        if (
+            self._game.options.pass_rule == "none"
+            and h
+            and action.target == h[-1].seat != seat
+            and self._game.options.challenge_mode == "duel"
+        ):
+            # The common case: the last bid, by another player, in a duel.
+            return self._resolve_challenge(Turn(seat, action), len(h) - 1, ())
         targets = self._challenge_targets(seat)
         if action.target not in targets:
             if not targets:
@@ -1086,13 +1159,14 @@ class GameState:
                 s = self._copy()
                 s._history = (*self._history, turn)
                 s._phase = VOTE
-                s._vote = _Vote(seat, action.target, index, tuple(voters), ())
+                s._r = s._r.copy()
+                s._r.vote = _Vote(seat, action.target, index, tuple(voters), ())
                 s._to_act = voters[0]
                 return s, (turn,)
         return self._resolve_challenge(turn, index, ())
 
     def _apply_vote(self, action: Vote) -> tuple[GameState, tuple[Event, ...]]:
-        v = self._vote
+        v = self._r.vote
         assert v is not None
         seat = self._to_act
         turn = Turn(seat, action)
@@ -1100,7 +1174,8 @@ class GameState:
         if len(votes) < len(v.voters):
             s = self._copy()
             s._history = (*self._history, turn)
-            s._vote = _Vote(v.accuser, v.accused, v.target_index, v.voters, votes)
+            s._r = s._r.copy()
+            s._r.vote = _Vote(v.accuser, v.accused, v.target_index, v.voters, votes)
             s._to_act = v.voters[len(votes)]
             return s, (turn,)
         challenge = self._history[-1 - len(v.votes)]
@@ -1152,7 +1227,7 @@ class GameState:
 
     def _apply_economy(self, action: Claim | Accuse | AllIn | Fold) -> tuple[GameState, tuple[Event, ...]]:
         seat = self._to_act
-        e = self._econ
+        e = self._r.econ
         if e is None:
             raise IllegalAction("there is no betting in this game: bid, challenge or call exact instead")
         o = self._game.options
@@ -1161,12 +1236,13 @@ class GameState:
         if isinstance(action, Fold):
             s = self._copy()
             s._history = (*self._history, turn)
-            s._econ = _Economy(e.chips, e.pot, e.bet, e.paid, e.folded | 1 << seat, seat)
-            still_in = [x for x in self._t.active if not s._econ.folded >> x & 1]
+            s._r = s._r.copy()
+            s._r.econ = _Economy(e.chips, e.pot, e.bet, e.paid, e.folded | 1 << seat, seat)
+            still_in = [x for x in self._t.active if not s._r.econ.folded >> x & 1]
             if len(still_in) == 1:
                 last = still_in[0]
                 delta = [0] * self._game.num_players
-                folders = [x for x in self._t.active if s._econ.folded >> x & 1]
+                folders = [x for x in self._t.active if s._r.econ.folded >> x & 1]
                 if o.goal == "shedding":
                     delta[last] = -1
                 else:
@@ -1191,7 +1267,8 @@ class GameState:
                 raise IllegalAction("all-in with no chips is not allowed here: you must fold")
             s = self._copy()
             s._history = (*self._history, turn)
-            s._econ = e.pay(seat, chips)
+            s._r = s._r.copy()
+            s._r.econ = e.pay(seat, chips)
             state, events = s._resolve_accusation(seat)
             return state, (turn, *events)
         if isinstance(action, Accuse):
@@ -1201,7 +1278,8 @@ class GameState:
             s = self._copy()
             s._history = (*self._history, turn)
             paid = e.pay(seat, cost)
-            s._econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
+            s._r = s._r.copy()
+            s._r.econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
             state, events = s._resolve_accusation(seat)
             return state, (turn, *events)
         cost, bet = self._payment(seat, action.raise_to)
@@ -1212,8 +1290,21 @@ class GameState:
         s._history = (*self._history, turn)
         s._standing = len(self._history)
         paid = e.pay(seat, cost)
-        s._econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
+        s._r = s._r.copy()
+        s._r.econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
         return self._after_turn(s, seat, action.push)
+
+    def _bad_roll(self, hands: tuple[tuple[int, ...], ...]) -> str:
+        t = self._t
+        n = self._game.num_players
+        if len(hands) != n:
+            return f"a roll needs a hand for each of the {n} seats"
+        for seat, hand in enumerate(hands):
+            if len(hand) != t.dice[seat]:
+                return f"{self._name(seat)} holds {t.dice[seat]} dice, but the roll gives {len(hand)}"
+        faces = self._game.options.faces
+        bad = next(d for hand in hands for d in hand if d not in self._game._faces)
+        return f"a die cannot show {bad!r}: the faces are 1 to {faces}"
 
     def _apply_chance(self, action: ChanceAction) -> tuple[GameState, tuple[Event, ...]]:
         o = self._game.options
@@ -1221,36 +1312,33 @@ class GameState:
         if self._phase == STARTER:
             if not isinstance(action, DrawStarter):
                 raise IllegalAction("luck must first pick who opens the round (a DrawStarter)")
-            if action.seat not in self._candidates:
+            if action.seat not in self._r.candidates:
                 raise IllegalAction(
                     f"seat {action.seat} cannot be drawn to open: the candidates are "
-                    f"{', '.join(self._name(c) for c in self._candidates)}"
+                    f"{', '.join(self._name(c) for c in self._r.candidates)}"
                 )
             s = self._copy()
             s._t = _with_starter(t, action.seat)
             s._phase = ROLL
-            s._candidates = ()
+            s._r = s._r.copy()
+            s._r.candidates = ()
             return s, (StarterDrawn(action.seat),)
         if self._phase == ROLL:
             if not isinstance(action, Roll):
                 raise IllegalAction("the dice of the round must be rolled (a Roll)")
-            hands = action.hands
-            if len(hands) != self._game.num_players:
-                raise IllegalAction(f"a roll needs a hand for each of the {self._game.num_players} seats")
-            for seat, hand in enumerate(hands):
-                if len(hand) != t.dice[seat]:
-                    raise IllegalAction(f"{self._name(seat)} holds {t.dice[seat]} dice, but the roll gives {len(hand)}")
-                for face in hand:
-                    if not 1 <= face <= o.faces:
-                        raise IllegalAction(f"a die cannot show {face}: the faces are 1 to {o.faces}")
-            s = self._begin_round(tuple(tuple(h) for h in hands))
-            return s, (HandsRolled(t.round_no, s._cups), RoundStarted(t.round_no, t.starter, t.special, t.dice))
+            hands = tuple(map(tuple, action.hands))  # free when they are tuples already
+            if tuple(map(len, hands)) != t.dice or not self._game._faces.issuperset(
+                [d for hand in hands for d in hand]
+            ):
+                raise IllegalAction(self._bad_roll(hands))
+            s = self._begin_round(hands)
+            return s, (HandsRolled(t.round_no, s._r.cups), RoundStarted(t.round_no, t.starter, t.special, t.dice))
         if not isinstance(action, Reroll):
-            raise IllegalAction(f"{self._name(self._candidates[0])}'s pushed cup must be rerolled first (a Reroll)")
-        seat = self._candidates[0]
+            raise IllegalAction(f"{self._name(self._r.candidates[0])}'s pushed cup must be rerolled first (a Reroll)")
+        seat = self._r.candidates[0]
         if action.seat != seat:
             raise IllegalAction(f"the reroll due is {self._name(seat)}'s, not {self._name(action.seat)}'s")
-        need = len(self._cups[seat])
+        need = len(self._r.cups[seat])
         if len(action.faces) != need:
             raise IllegalAction(
                 f"{need} dice stay under {self._name(seat)}'s cup, but the reroll gives {len(action.faces)}"
@@ -1259,35 +1347,36 @@ class GameState:
             if not 1 <= face <= o.faces:
                 raise IllegalAction(f"a die cannot show {face}: the faces are 1 to {o.faces}")
         s = self._copy()
-        cups = list(self._cups)
+        s._r = r = self._r.copy()
+        cups = list(r.cups)
         cups[seat] = tuple(action.faces)
-        s._cups = tuple(cups)
+        r.cups = tuple(cups)
         s._phase = TURN
-        s._to_act = self._pending
-        s._pending = -1
-        s._candidates = ()
+        s._to_act = r.pending
+        r.pending = -1
+        r.candidates = ()
         return s, (DiceRerolled(seat, tuple(action.faces)),)
 
     # ----- resolution -----
 
     def _in_play(self) -> Iterable[int]:
-        e = self._econ
+        e = self._r.econ
         o = self._game.options
         if e is not None and o.economy is not None and not o.economy.folded_dice_count:
             return (s for s in self._t.active if not e.folded >> s & 1)
         return self._t.active
 
     def _count(self, face: int) -> int:
+        """How many dice in play count for a bid on `face` (wilds included, unless bid on)."""
         wild = self._t.wild
+        if wild == face:
+            wild = None
+        r = self._r
         total = 0
-        cups, pushed = self._cups, self._pushed
         for s in self._in_play():
-            for d in cups[s]:
-                if d in (face, wild):
-                    total += 1
-            for d in pushed[s]:
-                if d in (face, wild):
-                    total += 1
+            for dice in (r.cups[s], r.pushed[s]):
+                if dice:
+                    total += dice.count(face) + (dice.count(wild) if wild is not None else 0)
         return total
 
     def _resolve_challenge(
@@ -1309,9 +1398,9 @@ class GameState:
         bid: Bid | None = None
         if isinstance(target_turn.action, Pass):
             if o.pass_rule == "at_reveal":
-                pass_valid = len(set(self._cups[target] + self._pushed[target])) == 1
+                pass_valid = len(set(self._r.cups[target] + self._r.pushed[target])) == 1
             else:
-                pass_valid = not self._bad_passes >> index & 1
+                pass_valid = not self._r.bad_passes >> index & 1
             target_right = pass_valid
         else:
             assert isinstance(target_turn.action, BidAction)
@@ -1320,11 +1409,12 @@ class GameState:
             claim_true = count >= bid.quantity
             target_right = claim_true
         right, wrong = (target, seat) if target_right else (seat, target)
-        correct = {right} | {v for v, believe in votes if believe == target_right}
-        participants = {seat, target} | {v for v, _ in votes}
-        losers = correct if o.goal == "shedding" else participants - correct
-        for s_ in losers:
-            delta[s_] = -1
+        shedding = o.goal == "shedding"
+        # Elimination: the wrong side loses a die; shedding: the correct side sheds one.
+        delta[right if shedding else wrong] = -1
+        for voter, believe in votes:
+            if (believe == target_right) == shedding:
+                delta[voter] = -1
         if appended:
             s = self
         else:
@@ -1340,12 +1430,12 @@ class GameState:
         claim_turn = self._history[self._standing]
         target = claim_turn.seat
         bid = self.standing_bid
-        assert bid is not None and self._econ is not None
+        assert bid is not None and self._r.econ is not None
         count = self._count(bid.face)
         claim_true = count >= bid.quantity
         right, wrong = (target, seat) if claim_true else (seat, target)
         delta = [0] * self._game.num_players
-        folders = [x for x in self._t.active if self._econ.folded >> x & 1]
+        folders = [x for x in self._t.active if self._r.econ.folded >> x & 1]
         if o.goal == "shedding":
             delta[right] = -1
         else:
@@ -1379,16 +1469,20 @@ class GameState:
         n = g.num_players
         single = o.rounds == "single"
         dice_before = t.dice
-        if single:
+        out_round = t.out_round
+        out_now: tuple[int, ...] = ()
+        if single or not any(delta):
             dice_after = dice_before
         else:
+            cap = o.dice_cap
             dice_after = tuple(
-                max(0, min(o.dice_cap(s), dice_before[s] + delta[s])) if t.out_round[s] is None else 0 for s in range(n)
+                max(0, min(cap(s), dice_before[s] + delta[s])) if out_round[s] is None else 0 for s in range(n)
             )
-        out_now = tuple(s for s in t.active if dice_after[s] == 0)
-        out_round = tuple(t.round_no if s in out_now else t.out_round[s] for s in range(n))
+            out_now = tuple(s for s in t.active if dice_after[s] == 0)
+            if out_now:
+                out_round = tuple(t.round_no if s in out_now else out_round[s] for s in range(n))
         # chips
-        e = self._econ
+        e = self._r.econ
         chips = t.chips
         running = t.running_pot
         pot = share = None
@@ -1400,8 +1494,8 @@ class GameState:
                 chip_list[winner] += share
             running += pot - share
             chips = tuple(chip_list)
-        still = tuple(s for s in range(n) if out_round[s] is None)
-        game_over = single or len(still) <= 1
+        still = len(t.active) - len(out_now)
+        game_over = single or still <= 1
         next_starter: int | None = None
         next_special = False
         special_done = t.special_done
@@ -1409,63 +1503,69 @@ class GameState:
         if not game_over:
             next_starter, candidates = self._next_starter(round_loser, dice_after, out_round, chips)
             odr = o.one_die_round
-            if odr is not None and len(still) >= odr.min_players:
-                newly = [s for s in still if dice_after[s] == 1 and not special_done >> s & 1]
+            if odr is not None and still >= odr.min_players:
+                newly = [
+                    s for s in range(n) if out_round[s] is None and dice_after[s] == 1 and not special_done >> s & 1
+                ]
                 if newly:
                     next_special = True
                     special_done |= _mask(newly)
-        hands = tuple(self._cups[s] + self._pushed[s] for s in range(n))
-        outcome = RoundOutcome(
-            round_no=t.round_no,
-            kind=kind,
-            caller=caller,
-            target=target,
-            bid=bid,
-            count=count,
-            claim_true=claim_true,
-            exact_hit=exact_hit,
-            pass_valid=pass_valid,
-            votes=votes,
-            hands=hands,
-            pushed=self._pushed,
-            one_die_round=t.special,
-            active=t.active,
-            dice_before=dice_before,
-            dice_after=dice_after,
-            out=out_now,
-            round_loser=round_loser,
-            winner=winner,
-            loser=loser,
-            folded=tuple(s for s in t.active if e is not None and e.folded >> s & 1),
-            pot=pot,
-            pot_share=share if winner is not None else None,
-            chips_after=chips if e is not None else None,
-            running_pot_after=running if e is not None else None,
-            game_over=game_over,
-            next_starter=next_starter,
-            next_one_die_round=next_special,
+        pushed = self._r.pushed
+        cups = self._r.cups
+        hands = cups if pushed is g._no_cups else tuple(c + p for c, p in zip(cups, pushed, strict=True))
+        folded = tuple(s for s in t.active if e.folded >> s & 1) if e is not None else ()
+        outcome = RoundOutcome(  # positional: this runs once a round, in every playout
+            t.round_no,
+            kind,
+            caller,
+            target,
+            bid,
+            count,
+            claim_true,
+            exact_hit,
+            pass_valid,
+            votes,
+            hands,
+            pushed,
+            t.special,
+            t.active,
+            dice_before,
+            dice_after,
+            out_now,
+            round_loser,
+            winner,
+            loser,
+            folded,
+            pot,
+            share if winner is not None else None,
+            chips if e is not None else None,
+            running if e is not None else None,
+            game_over,
+            next_starter,
+            next_special,
         )
-        events: list[Event] = [RoundResolved(outcome)]
         if game_over:
             result = self._game_result(out_round, dice_after, chips, running, winner, loser, single)
-            table = g._table(
-                t.round_no,
-                dice_after,
-                out_round,
-                False,
-                special_done,
-                t.exact_used,
-                t.starter,
-                result.chips,
-                0 if result.running_pot_award else running,
-            )
+            if dice_after is dice_before and out_round is t.out_round and result.chips == t.chips:
+                table = t
+            else:
+                table = g._table(
+                    t.round_no,
+                    dice_after,
+                    out_round,
+                    False,
+                    special_done,
+                    t.exact_used,
+                    t.starter,
+                    result.chips,
+                    0 if result.running_pot_award else running,
+                )
             s = GameState._chance(g, table, OVER, outcome, ())
-            s._cups = self._cups
-            s._pushed = self._pushed
+            s._r.cups = self._r.cups
+            s._r.pushed = pushed
             s._history = self._history
-            s._result = result
-            events.append(GameOver(result))
-            return s, tuple(events)
+            s._r.result = result
+            return s, (RoundResolved(outcome), GameOver(result))
         table = g._table(
             t.round_no + 1,
             dice_after,
@@ -1478,7 +1578,7 @@ class GameState:
             running,
         )
         phase = STARTER if next_starter is None else ROLL
-        return GameState._chance(g, table, phase, outcome, candidates), tuple(events)
+        return GameState._chance(g, table, phase, outcome, candidates), (RoundResolved(outcome),)
 
     def _next_starter(
         self,
@@ -1526,24 +1626,33 @@ class GameState:
     ) -> GameResult:
         o = self._game.options
         n = self._game.num_players
-        holding = tuple(s for s in range(n) if out_round[s] is None)
+        holding = (
+            self._t.active if out_round is self._t.out_round else tuple(s for s in range(n) if out_round[s] is None)
+        )
+        returns: tuple[float, ...] | None = None
+        if single and chips is None and winner is not None and loser is not None:
+            # One round decides it: +1 to the winner of the check, -1 to the loser, 0 to others.
+            score = [0.0] * n
+            score[winner] = 1.0
+            score[loser] = -1.0
+            podium = [2] * n
+            podium[winner] = 1
+            podium[loser] = n
+            return GameResult(tuple(podium), holding, tuple(score), None, None)
         if single:
-            score = [0] * n
+            score = [0.0] * n
             if winner is not None:
-                score[winner] = 1
+                score[winner] = 1.0
             if loser is not None:
-                score[loser] = -1
-            returns: tuple[float, ...] | None = tuple(float(x) for x in score)
-            order = [-x for x in score]
+                score[loser] = -1.0
+            returns = tuple(score)
+            order: list[float] = [-x for x in score]
+        elif o.goal == "shedding":
+            # Earlier finishers rank higher; whoever still holds dice is last.
+            order = [_NEVER if r is None else r for r in out_round]
         else:
-            returns = None
-            big = 1 << 30
-            if o.goal == "shedding":
-                # Earlier finishers rank higher; whoever still holds dice is last.
-                order = [big if out_round[s] is None else out_round[s] or 0 for s in range(n)]
-            else:
-                order = [-big if out_round[s] is None else -(out_round[s] or 0) for s in range(n)]
-        places = tuple(1 + sum(1 for x in order if x < order[s]) for s in range(n))
+            order = [-_NEVER if r is None else -r for r in out_round]
+        places = tuple(1 + sum(1 for x in order if x < mine) for mine in order)
         award = None
         final_chips = chips
         if chips is not None and running:
@@ -1563,9 +1672,9 @@ class GameState:
         n = self._game.num_players
         if seat is not None and not 0 <= seat < n:
             raise ValueError(f"seat {seat} does not exist")
-        e = self._econ
+        e = self._r.econ
         mine = seat is not None and self._to_act == seat and self._phase in (TURN, VOTE)
-        vote = self._vote
+        vote = self._r.vote
         return PlayerView(
             seat=seat,
             seats=self._game.seats,
@@ -1579,12 +1688,12 @@ class GameState:
             dice=t.dice,
             active=tuple(t.out_round[s] is None for s in range(n)),
             out_round=t.out_round,
-            cup=self._cups[seat] if seat is not None else (),
-            pushed=self._pushed,
+            cup=self._r.cups[seat] if seat is not None else (),
+            pushed=self._r.pushed,
             history=self._history,
             standing_bid=self.standing_bid,
             standing_bidder=self.standing_bidder,
-            passed=tuple(bool(self._passed >> s & 1) for s in range(n)),
+            passed=tuple(bool(self._r.passed >> s & 1) for s in range(n)),
             exact_used=self.exact_used,
             special_done=self.special_done,
             voters_left=vote.voters[len(vote.votes) :] if vote is not None and self._phase == VOTE else (),
@@ -1597,8 +1706,8 @@ class GameState:
             dice_in_play=t.q_max,
             legal=self.legal_moves() if mine else None,
             legal_actions=tuple(self.legal_actions()) if mine else (),
-            last_outcome=self._outcome,
-            result=self._result,
+            last_outcome=self._r.outcome,
+            result=self._r.result,
         )
 
 

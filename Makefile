@@ -1,0 +1,46 @@
+# Two commands matter (see README): `make play` and `make test`. Both set up .venv on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+.PHONY: play test lint bench conformance clean
+
+play: $(VENV)/.installed
+	$(BIN)/liarsdice play $(ARGS)
+
+test: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -q $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/playouts.py
+
+# The published scenarios, through the published checker, if shared/ is beside this checkout.
+conformance: $(VENV)/.installed
+	$(BIN)/python ../shared/conformance/check.py ../shared/conformance/cases.yaml -- $(BIN)/liarsdice scenario
+
+# A venv even where Python's ensurepip is missing (Debian without python3-venv): then the
+# host's pip installs into it.
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { echo "liarsdice needs Python 3.11 or newer"; exit 1; }
+	$(PYTHON) -m venv $(VENV) 2>/dev/null || { rm -rf $(VENV); $(PYTHON) -m venv --without-pip $(VENV); }
+	@if ! $(BIN)/python -m pip --version >/dev/null 2>&1; then \
+		$(PYTHON) -m pip --python $(BIN)/python install --quiet pip; fi
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(VENV)/.installed $@
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info

@@ -1,0 +1,174 @@
+"""Random legal playouts per second: our rules core beside OpenSpiel's `liars_dice`.
+
+    python benchmarks/playouts.py [--seconds S] [--repeats R] [--seed N]
+
+Measured, with the same Python loop for both engines (at a chance node sample an outcome,
+otherwise pick uniformly among the legal actions, apply; until the game is over):
+
+- whole single-round games of the `openspiel` preset with 1 and with 5 dice each, and
+  OpenSpiel's `liars_dice` with `numdice` 1 and 5, and the ratio ours / OpenSpiel;
+- whole games of `perudo` with 4 and 6 players (ours only: OpenSpiel has no multi-round perudo).
+
+The machine is noisy, so the measurements are interleaved: each repetition runs every
+measurement once for S seconds, in turn, and the table reports the median over the R
+repetitions (with the lowest and highest). Nothing here is asserted; it prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import shlex
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from importlib import metadata
+from typing import Any
+
+from liarsdice.rules import Game, preset_options
+
+try:
+    import pyspiel
+except ImportError:  # the script still measures ours
+    pyspiel = None
+
+
+def play_ours(game: Game, rng: random.Random) -> int:
+    """One random game of ours; returns the number of actions applied (chance included)."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal:
+        if state.is_chance:
+            action: Any = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        state, _ = state.apply(action)
+        steps += 1
+    return steps
+
+
+def play_openspiel(game: Any, rng: random.Random) -> int:
+    """One random game of OpenSpiel's; returns the number of actions applied (chance included)."""
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            u = rng.random()
+            action = outcomes[-1][0]
+            for outcome, p in outcomes:
+                u -= p
+                if u < 0:
+                    action = outcome
+                    break
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        state.apply_action(action)
+        steps += 1
+    return steps
+
+
+@dataclass
+class Measurement:
+    label: str
+    engine: str
+    play: Callable[[random.Random], int]
+    rates: list[float] = field(default_factory=list)
+    steps: int = 0
+    games: int = 0
+
+    def run(self, seconds: float, rng: random.Random) -> None:
+        games = steps = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        now = start
+        while now < deadline or games == 0:
+            steps += self.play(rng)
+            games += 1
+            now = time.perf_counter()
+        self.rates.append(games / (now - start))
+        self.games += games
+        self.steps += steps
+
+
+def measurements() -> list[Measurement]:
+    out: list[Measurement] = []
+    for dice in (1, 5):
+        ours = Game(preset_options("openspiel", {"dice_per_player": dice}))
+        label = f"openspiel, {dice} {'die' if dice == 1 else 'dice'} each"
+        out.append(Measurement(label, "liarsdice", partial(play_ours, ours)))
+        if pyspiel is not None:
+            theirs = pyspiel.load_game("liars_dice", {"numdice": dice})
+            out.append(Measurement(label, "OpenSpiel", partial(play_openspiel, theirs)))
+    for players in (4, 6):
+        ours = Game(preset_options("perudo", {"num_players": players}))
+        label = f"perudo, {players} players, whole games"
+        out.append(Measurement(label, "liarsdice", partial(play_ours, ours)))
+    return out
+
+
+def version(dist: str) -> str:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement and repetition (1.0)")
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved repetitions; the median is shown (5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random playouts (0)")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.repeats < 1:
+        parser.error("--seconds must be above 0 and --repeats at least 1")
+
+    command = shlex.join([sys.executable, *sys.argv]) if argv is None else shlex.join(argv)
+    print(f"command: {command}")
+    print(
+        f"python {platform.python_version()} ({platform.python_implementation()}), {platform.machine()}, "
+        f"liarsdice {version('liarsdice')}, open_spiel {version('open_spiel') if pyspiel else 'not importable'}"
+    )
+    if pyspiel is None:
+        print("OpenSpiel is not installed (import pyspiel failed): measuring ours only.")
+    todo = measurements()
+    total = args.seconds * args.repeats * len(todo)
+    print(
+        f"{len(todo)} measurements x {args.repeats} repetitions x {args.seconds:g} s, interleaved (~{total:.0f} s)",
+        flush=True,
+    )
+    for rep in range(args.repeats):
+        for i, m in enumerate(todo):
+            m.run(args.seconds, random.Random(args.seed * 1000 + rep * 100 + i))
+        print(f"  repetition {rep + 1}/{args.repeats} done", flush=True)
+
+    print()
+    header = f"{'benchmark':<34} {'engine':<10} {'games/s (median)':>17} {'min':>10} {'max':>10} {'steps/game':>11}"
+    print(header)
+    print("-" * len(header))
+    medians: dict[tuple[str, str], float] = {}
+    for m in todo:
+        median = statistics.median(m.rates)
+        medians[(m.label, m.engine)] = median
+        print(
+            f"{m.label:<34} {m.engine:<10} {median:>17,.0f} {min(m.rates):>10,.0f} {max(m.rates):>10,.0f} "
+            f"{m.steps / m.games:>11.1f}"
+        )
+    print("steps/game counts chance steps: OpenSpiel rolls each die as its own chance node, ours one Roll per round.")
+    if pyspiel is not None:
+        print()
+        for label in dict.fromkeys(m.label for m in todo):
+            if (label, "OpenSpiel") in medians:
+                ratio = medians[(label, "liarsdice")] / medians[(label, "OpenSpiel")]
+                print(f"ratio ours/OpenSpiel, {label}: {ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
