@@ -6,7 +6,10 @@ Measured, with the same Python loop for both engines (at a chance node sample an
 otherwise pick uniformly among the legal actions, apply; until the game is over):
 
 - whole single-round games of the `openspiel` preset with 1 and with 5 dice each, and
-  OpenSpiel's `liars_dice` with `numdice` 1 and 5, and the ratio ours / OpenSpiel;
+  OpenSpiel's `liars_dice` with `numdice` 1 and 5, and the ratio ours / OpenSpiel. Ours is
+  measured twice: the checked path (`GameState`: immutable states, every action validated,
+  events built) and the fast path (`FastRound`: dense integer actions, mutable, unchecked, the
+  same rules; tests/test_fast.py plays the two side by side);
 - whole games of `perudo` with 4 and 6 players (ours only: OpenSpiel has no multi-round perudo).
 
 The machine is noisy, so the measurements are interleaved: each repetition runs every
@@ -30,6 +33,7 @@ from importlib import metadata
 from typing import Any
 
 from liarsdice.rules import Game, preset_options
+from liarsdice.rules.fast import FastRound
 
 try:
     import pyspiel
@@ -49,6 +53,21 @@ def play_ours(game: Game, rng: random.Random) -> int:
             action = legal[int(rng.random() * len(legal))]
         state, _ = state.apply(action)
         steps += 1
+    return steps
+
+
+def play_fast(fast: FastRound, rng: random.Random) -> int:
+    """One random game on the fast path; returns the number of actions applied (chance included)."""
+    fast.reset()
+    steps = 0
+    while not fast.is_terminal():
+        if fast.is_chance():
+            fast.deal_random(rng)
+        else:
+            legal = fast.legal_actions()
+            fast.apply(legal[int(rng.random() * len(legal))])
+        steps += 1
+    fast.returns()
     return steps
 
 
@@ -103,6 +122,7 @@ def measurements() -> list[Measurement]:
         ours = Game(preset_options("openspiel", {"dice_per_player": dice}))
         label = f"openspiel, {dice} {'die' if dice == 1 else 'dice'} each"
         out.append(Measurement(label, "liarsdice", partial(play_ours, ours)))
+        out.append(Measurement(label, "fast path", partial(play_fast, FastRound(ours))))
         if pyspiel is not None:
             theirs = pyspiel.load_game("liars_dice", {"numdice": dice})
             out.append(Measurement(label, "OpenSpiel", partial(play_openspiel, theirs)))
@@ -165,8 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for label in dict.fromkeys(m.label for m in todo):
             if (label, "OpenSpiel") in medians:
-                ratio = medians[(label, "liarsdice")] / medians[(label, "OpenSpiel")]
-                print(f"ratio ours/OpenSpiel, {label}: {ratio:.2f}")
+                for engine in ("liarsdice", "fast path"):
+                    ratio = medians[(label, engine)] / medians[(label, "OpenSpiel")]
+                    print(f"ratio {engine}/OpenSpiel, {label}: {ratio:.2f}")
     return 0
 
 
