@@ -47,7 +47,7 @@ from .rules import (
     parse_action,
     redact,
 )
-from .text import describe_outcome, describe_result, describe_turn, exact_word, faces_text, says
+from .text import describe_outcome, describe_result, describe_turn, exact_effects, exact_word, faces_text, says
 
 ReadLine = Callable[[str], str]
 
@@ -173,12 +173,8 @@ def move_summary(view: PlayerView) -> list[str]:
         lines.append(f"challenge {seats[target]}: call {seats[target]}'s {_what(challenged_turn(view, target))} a lie")
     if legal.can_exact and view.standing_bid is not None:
         o = view.options
-        if o.exact == "others_lose":
-            payoff = "if right everyone else loses a die, if wrong you lose one"
-        elif o.goal == "shedding":
-            payoff = "if right you shed a die, if wrong everyone else sheds one"
-        else:
-            payoff = "if right you win a die back (up to your starting dice), if wrong you lose one"
+        right, wrong = exact_effects(o)
+        payoff = f"if right {right}, if wrong {wrong}"
         once = "; once per game" if o.exact_limit == "once_per_game" else ""
         lines.append(f"{exact_word(o)}: the bid {view.standing_bid} is exactly right ({payoff}{once})")
     if legal.raise_min is not None and legal.raise_max is not None:
@@ -280,14 +276,9 @@ def rules_summary(preset: str, options: Options, one_die_round: bool = False) ->
         lines.append("The last player holding dice wins.")
     if o.exact != "none":
         word = exact_word(o)
-        if o.exact == "others_lose":
-            effect = "everyone else loses a die"
-        elif o.goal == "shedding":
-            effect = "you shed a die"
-        else:
-            effect = "you win a die back (up to your starting dice)"
+        right, wrong = exact_effects(o)
         once = " Once per game for each player." if o.exact_limit == "once_per_game" else ""
-        lines.append(f"{word.capitalize()}: say the bid is exactly right; if so {effect}, if not you lose a die.{once}")
+        lines.append(f"{word.capitalize()}: say the bid is exactly right; if so {right}, if not {wrong}.{once}")
     if o.pass_rule != "none":
         lines.append(
             "Pass: claim every die in your hand shows one face (ones are not wild for this); "
@@ -415,7 +406,9 @@ class Screen:
         table.add_column("")
         table.add_column("Player")
         table.add_column("Dice", justify="right")
-        table.add_column("Pushed")
+        pushing = view.options.push
+        if pushing:
+            table.add_column("Pushed")
         if economy:
             table.add_column("Chips", justify="right")
             table.add_column("Paid", justify="right")
@@ -437,8 +430,9 @@ class Screen:
                 "▶" if s == view.to_act else "",
                 name,
                 str(view.dice[s]) if view.active[s] else "-",
-                faces_text(view.pushed[s]) if view.pushed[s] else "",
             ]
+            if pushing:
+                row.append(faces_text(view.pushed[s]) if view.pushed[s] else "")
             if economy:
                 assert view.chips is not None
                 row += [str(view.chips[s]), str(view.paid[s]) if view.paid is not None else ""]

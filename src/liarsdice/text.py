@@ -45,9 +45,23 @@ def verb(subject: str, third_person: str) -> str:
     return third_person[:-1] if third_person.endswith("s") else third_person
 
 
+def whose(name: str) -> str:
+    """The possessive: "Ann's", but "Your"."""
+    return "Your" if name.lower() == "you" else f"{name}'s"
+
+
 def says(subject: str, third_person: str, rest: str = "") -> str:
     """`subject verb rest`, the verb agreed with the subject."""
     return f"{subject} {verb(subject, third_person)}{' ' + rest if rest else ''}"
+
+
+def exact_effects(options: Options) -> tuple[str, str]:
+    """What an exact does to the caller's side, if right and if wrong (addressed to the caller)."""
+    if options.goal == "shedding":
+        return "you shed a die", "everyone else sheds one"
+    if options.exact == "others_lose":
+        return "everyone else loses a die", "you lose one"
+    return "you win a die back (up to your starting dice)", "you lose one"
 
 
 def faces_text(faces: Sequence[int]) -> str:
@@ -97,22 +111,23 @@ def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Optio
     if outcome.bid is not None and outcome.count is not None:
         f = outcome.bid.face
         counted = f"{f}s" + (f" (with wild {wild}s)" if wild is not None and f != wild else "")
-        lines.append(f"Counted {counted}: {outcome.count} against the bid {outcome.bid}.")
+        what = "claim" if options.economy is not None else "bid"
+        lines.append(f"Counted {counted}: {outcome.count} against the {what} {outcome.bid}.")
     if outcome.kind == "challenge" and outcome.caller is not None and outcome.target is not None:
         if outcome.pass_valid is not None:
             verdict = "valid" if outcome.pass_valid else "not valid"
-            lines.append(f"{name(outcome.target)}'s pass was {verdict}.")
+            lines.append(f"{whose(name(outcome.target))} pass was {verdict}.")
         else:
             verdict = "true" if outcome.claim_true else "a lie"
-            lines.append(f"{name(outcome.target)}'s bid was {verdict}.")
+            lines.append(f"{whose(name(outcome.target))} bid was {verdict}.")
     elif outcome.kind == "exact" and outcome.caller is not None:
         lines.append(
-            f"{name(outcome.caller)}'s {exact_word(options)} "
+            f"{whose(name(outcome.caller))} {exact_word(options)} "
             + ("hit: the count is exactly right." if outcome.exact_hit else "missed.")
         )
     elif outcome.kind == "accusation" and outcome.caller is not None and outcome.target is not None:
         verdict = "true" if outcome.claim_true else "a lie"
-        lines.append(f"{name(outcome.target)}'s claim was {verdict}.")
+        lines.append(f"{whose(name(outcome.target))} claim was {verdict}.")
     elif outcome.kind == "folds" and outcome.target is not None:
         lines.append(f"Everyone else folded: {name(outcome.target)} is the last one in.")
     changes = []
