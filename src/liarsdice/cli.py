@@ -148,6 +148,43 @@ def play(
 
 
 @app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="port to listen on (0: any free port)")] = 8000,
+    database_url: Annotated[
+        str | None,
+        typer.Option(
+            "--database-url",
+            help="sqlite:///PATH or postgresql://USER@HOST/DB (default: a SQLite file in the data directory)",
+        ),
+    ] = None,
+    grace: Annotated[float, typer.Option("--grace", help="seconds an away player's turn waits for a bot")] = 30.0,
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")] = 0.8,
+    log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error")] = "info",
+    public_url: Annotated[
+        str | None, typer.Option("--public-url", help="the address invitation links give, e.g. https://dice.example")
+    ] = None,
+) -> None:
+    """Serve the game in the browser: tables, bots, spectators, history and replays."""
+    try:
+        from .server.run import run_server
+    except ImportError as e:
+        _fail(f"the server needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
+    if not 0 <= port <= 65535:
+        _fail("--port must be between 0 and 65535")
+    if grace < 0 or bot_delay < 0:
+        _fail("--grace and --bot-delay cannot be negative")
+    if log_level not in ("debug", "info", "warning", "error"):
+        _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
+    try:
+        run_server(
+            host, port, database_url, grace=grace, bot_delay=bot_delay, log_level=log_level, public_url=public_url
+        )
+    except ValueError as e:
+        _fail(str(e))
+
+
+@app.command()
 def presets(
     name: Annotated[str | None, typer.Argument(help="show every option of one preset")] = None,
 ) -> None:

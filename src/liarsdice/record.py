@@ -142,20 +142,35 @@ class Recorder:
 
     def apply(self, state: GameState, action: Action | ChanceAction) -> tuple[GameState, tuple[Event, ...]]:
         """Apply a step to `state` and record it (only if the rules accept it)."""
-        seat = state.to_act
         new, events = state.apply(action)
+        self.note(state, action, new, events)
+        return new, events
+
+    def step_json(self, before: GameState, action: Action | ChanceAction) -> dict[str, Any]:
+        """The record's entry for `action` played at `before`."""
         seats = self.game.seats
         if isinstance(action, (Roll, Reroll, DrawStarter)):
-            self.data["steps"].append(chance_to_json(action, seats, state.round_no))
-        else:
-            assert seat is not None
-            self.data["steps"].append({"seat": seats[seat], "action": action_to_list(action, seats)})
+            return chance_to_json(action, seats, before.round_no)
+        seat = before.to_act
+        assert seat is not None
+        return {"seat": seats[seat], "action": action_to_list(action, seats)}
+
+    def note(
+        self,
+        before: GameState,
+        action: Action | ChanceAction,
+        after: GameState,
+        events: tuple[Event, ...],
+        step: dict[str, Any] | None = None,
+    ) -> None:
+        """Record a step that was applied elsewhere (`before.apply(action)` gave `after, events`)."""
+        seats = self.game.seats
+        self.data["steps"].append(step if step is not None else self.step_json(before, action))
         for event in events:
             if isinstance(event, RoundResolved):
                 self.data["rounds"].append(outcome_to_json(event.outcome, seats))
-        if new.result is not None:
-            self.data["result"] = result_to_json(new.result, seats)
-        return new, events
+        if after.result is not None:
+            self.data["result"] = result_to_json(after.result, seats)
 
     def to_json(self) -> dict[str, Any]:
         return self.data

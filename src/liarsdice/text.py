@@ -55,6 +55,19 @@ def says(subject: str, third_person: str, rest: str = "") -> str:
     return f"{subject} {verb(subject, third_person)}{' ' + rest if rest else ''}"
 
 
+def challenge_word(options: Options) -> str:
+    """What calling a lie is named at this table."""
+    if options.economy is not None:
+        return "accuse"
+    if options.exact == "others_lose":
+        return "call bluff"
+    if options.exact == "gain_die" and options.pass_rule == "none":
+        return "dudo"
+    if options.challenge_mode == "siding_vote" or options.rounds == "single":
+        return "liar"
+    return "challenge"
+
+
 def exact_effects(options: Options) -> tuple[str, str]:
     """What an exact does to the caller's side, if right and if wrong (addressed to the caller)."""
     if options.goal == "shedding":

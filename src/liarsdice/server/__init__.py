@@ -1,0 +1,1 @@
+"""Play in the browser: `liarsdice serve` (FastAPI + uvicorn + websockets + SQLAlchemy)."""

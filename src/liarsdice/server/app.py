@@ -1,0 +1,402 @@
+"""The web application: pages, the HTTP API and the table websocket (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..paths import data_dir
+from ..rules import PRESETS, OptionsError
+from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, RoomManager, Settings
+from .storage import GameRow, Store, TableRow, as_utc
+
+log = logging.getLogger("liarsdice.server")
+STATIC = Path(__file__).parent / "static"
+
+
+def default_database_url() -> str:
+    return f"sqlite:///{data_dir() / 'liarsdice.sqlite3'}"
+
+
+# ----- typed messages from clients -----
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ref: int | None = None  # echoed in the answer, to match it with this message
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=200)
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: list[Any] = Field(min_length=1, max_length=8)
+
+
+class ChatIn(_Message):
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    t: Any = None
+
+
+class FillBots(_Message):
+    type: Literal["fill_bots"]
+    level: str = "probability"
+
+
+class ClearBots(_Message):
+    type: Literal["clear_bots"]
+
+
+class Configure(_Message):
+    type: Literal["configure"]
+    preset: str | None = None
+    options: dict[str, Any] | None = None
+    turn_seconds: int | None = None
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+ClientMessage = Annotated[
+    Hello | Act | ChatIn | Ping | FillBots | ClearBots | Configure | Start | Rematch | Leave,
+    Field(discriminator="type"),
+]
+CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+MESSAGE_TYPES = "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave"
+
+
+def parse_client_message(text: str) -> Any:
+    """The typed message, or RoomError("bad_message") saying what is wrong."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RoomError("bad_message", f"not JSON: {e.msg}") from e
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise RoomError("bad_message", f"a message is a JSON object with a type: one of {MESSAGE_TYPES}")
+    try:
+        return CLIENT_MESSAGE.validate_python(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        if first["type"] == "union_tag_invalid":
+            raise RoomError("bad_message", f"unknown message type {data['type']!r}: one of {MESSAGE_TYPES}") from e
+        where = ".".join(str(x) for x in first["loc"][1:]) or "message"
+        raise RoomError("bad_message", f"{data['type']}: {where}: {first['msg']}") from e
+
+
+# ----- HTTP bodies -----
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    preset: str
+    name: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    turn_seconds: int = 0
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+
+
+def _status(error: RoomError) -> int:
+    return {"bad_options": 422, "bad_message": 422, "not_ready": 409}.get(error.code, 400)
+
+
+def create_app(
+    database_url: str | None = None,
+    settings: Settings | None = None,
+) -> FastAPI:
+    settings = settings or Settings()
+    url = database_url or default_database_url()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await asyncio.to_thread(Store, url)
+        manager = RoomManager(store, settings)
+        app.state.store = store
+        app.state.rooms = manager
+        restored = await manager.restore_playing()
+        if restored:
+            log.info("resumed %d tables in play", restored)
+        try:
+            yield
+        finally:
+            manager.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def rooms(request: Request | WebSocket) -> RoomManager:
+        manager: RoomManager = request.app.state.rooms
+        if settings.public_url:
+            manager.base_url = settings.public_url.rstrip("/")
+        elif not manager.base_url:
+            base = str(request.base_url).rstrip("/")
+            manager.base_url = base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
+        return manager
+
+    # ----- pages -----
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return page("history.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: int) -> FileResponse:
+        return page("replay.html")
+
+    # ----- the API -----
+
+    @app.get("/api/presets")
+    async def presets() -> list[dict[str, Any]]:
+        return [
+            {
+                "name": p.name,
+                "title": p.title,
+                "description": p.description,
+                "options": p.build({"num_players": p.default_players}).to_dict(),
+                "min_players": p.min_players,
+                "max_players": p.max_players,
+                "default_players": p.default_players,
+            }
+            for p in PRESETS.values()
+        ]
+
+    @app.post("/api/tables")
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        manager = rooms(request)
+        try:
+            room, token = await manager.create(body.preset, body.name, body.options, body.turn_seconds)
+        except RoomError as e:
+            raise HTTPException(_status(e), e.message) from e
+        except OptionsError as e:
+            raise HTTPException(422, str(e)) from e
+        return {"code": room.code, "seat": 0, "token": token, "url": f"{manager.base_url}/t/{room.code}"}
+
+    @app.get("/api/tables")
+    async def lobby(request: Request) -> list[dict[str, Any]]:
+        manager = rooms(request)
+        codes = await manager.store.call(_open_codes)
+        out = []
+        for code in codes:
+            room = await manager.get(code)
+            if room is None or room.status != "open":
+                continue
+            kinds = [s.kind for s in room.seats]
+            out.append(
+                {
+                    "code": room.code,
+                    "preset": room.preset,
+                    "title": room.table_json()["title"],
+                    "status": room.status,
+                    "seats": len(kinds),
+                    "humans": kinds.count("human"),
+                    "bots": kinds.count("bot"),
+                    "empty": kinds.count("empty"),
+                    "names": [s.name for s in room.seats if s.kind != "empty"],
+                }
+            )
+        return out
+
+    async def _room(request: Request, code: str) -> Room:
+        room = await rooms(request).get(code)
+        if room is None:
+            raise HTTPException(404, f"no table with the code {code!r}")
+        return room
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> dict[str, Any]:
+        room = await _room(request, code)
+        return room.table_json(rooms(request).base_url)
+
+    @app.post("/api/tables/{code}/join")
+    async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        room = await _room(request, code)
+        try:
+            seat, token = await room.join(body.name)
+        except RoomError as e:
+            raise HTTPException(_status(e), e.message) from e
+        return {"seat": seat, "token": token, "code": room.code}
+
+    @app.get("/api/games")
+    async def games(request: Request) -> list[dict[str, Any]]:
+        return await rooms(request).store.call(_finished_games)
+
+    @app.get("/api/games/{game_id}", response_model=None)
+    async def game_record(game_id: int, request: Request, download: int = 0) -> JSONResponse:
+        record = await rooms(request).store.call(lambda s: _record(s, game_id))
+        if record is None:
+            raise HTTPException(404, f"no finished game {game_id}")
+        headers = {"Content-Disposition": f'attachment; filename="liarsdice-game-{game_id}.json"'} if download else {}
+        return JSONResponse(record, headers=headers)
+
+    # ----- the table websocket -----
+
+    @app.websocket("/ws/{code}")
+    async def table_socket(websocket: WebSocket, code: str) -> None:
+        manager = rooms(websocket)
+        await websocket.accept()
+        room = await manager.get(code)
+
+        async def send(text: str) -> None:
+            await websocket.send_text(text)
+
+        async def close(reason: int) -> None:
+            await websocket.close(reason)
+
+        conn = Connection(send, close, settings.rate, settings.burst)
+        pump = asyncio.create_task(conn.pump())
+        try:
+            if room is None:
+                conn.send(
+                    {"type": "error", "code": "no_table", "message": f"no table with the code {code!r}", "ref": None}
+                )
+                return
+            try:
+                first = await asyncio.wait_for(websocket.receive_text(), 30)
+                hello = parse_client_message(first)
+                if not isinstance(hello, Hello):
+                    raise RoomError("bad_message", "the first message must be hello")
+                await room.attach(conn, hello.token)
+            except RoomError as e:
+                conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
+                return
+            except (TimeoutError, WebSocketDisconnect):
+                return
+            try:
+                while not conn.closed:
+                    text = await websocket.receive_text()
+                    await handle(room, conn, text)
+            except WebSocketDisconnect:
+                pass
+            finally:
+                await room.detach(conn)
+        finally:
+            conn.stop()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pump, 5)
+
+    return app
+
+
+async def handle(room: Room, conn: Connection, text: str) -> None:
+    """One message from a connection: act on it, or tell that connection why not."""
+    ref = None
+    try:
+        if len(text) > MAX_MESSAGE:
+            raise RoomError("too_large", f"a message has at most {MAX_MESSAGE} bytes")
+        if not conn.bucket.take():
+            raise RoomError("rate_limited", "too many messages: slow down")
+        message = parse_client_message(text)
+        ref = message.ref
+        if isinstance(message, Act):
+            await room.act(conn, message.action, message.ref)
+        elif isinstance(message, Ping):
+            conn.send({"type": "pong", "t": message.t, "ref": message.ref})
+        elif isinstance(message, ChatIn):
+            await room.chat(conn, message.text)
+        elif isinstance(message, FillBots):
+            await room.fill_bots(conn, message.level)
+        elif isinstance(message, ClearBots):
+            await room.clear_bots(conn)
+        elif isinstance(message, Configure):
+            await room.configure(conn, message.preset, message.options, message.turn_seconds)
+        elif isinstance(message, Start):
+            await room.start(conn)
+        elif isinstance(message, Rematch):
+            await room.rematch(conn)
+        elif isinstance(message, Leave):
+            await room.leave(conn)
+        elif isinstance(message, Hello):
+            raise RoomError("bad_message", "hello comes once, first")
+        conn.refused_in_a_row = 0
+    except RoomError as e:
+        conn.refused_in_a_row += 1
+        conn.send({"type": "error", "code": e.code, "message": e.message, "ref": ref})
+        if conn.refused_in_a_row >= FLOOD_LIMIT:
+            conn.stop()
+    except OptionsError as e:
+        conn.send({"type": "error", "code": "bad_options", "message": str(e), "ref": ref})
+
+
+# ----- queries (on the store's thread) -----
+
+
+def _open_codes(session: Session) -> list[str]:
+    return list(
+        session.scalars(select(TableRow.code).where(TableRow.status == "open").order_by(TableRow.id.desc()).limit(100))
+    )
+
+
+def _finished_games(session: Session) -> list[dict[str, Any]]:
+    rows = session.execute(
+        select(GameRow, TableRow.code)
+        .join(TableRow, TableRow.id == GameRow.table_id)
+        .where(GameRow.status == "finished")
+        .order_by(GameRow.id.desc())
+        .limit(200)
+    ).all()
+    return [
+        {
+            "id": game.id,
+            "table": code,
+            "preset": game.preset,
+            "title": PRESETS[game.preset].title if game.preset in PRESETS else game.preset,
+            "seats": game.seats,
+            "winners": game.winners or [],
+            "rounds": game.rounds,
+            "started": as_utc(game.started_at).isoformat(timespec="seconds"),
+            "finished": as_utc(game.finished_at).isoformat(timespec="seconds") if game.finished_at else None,
+        }
+        for game, code in rows
+    ]
+
+
+def _record(session: Session, game_id: int) -> dict[str, Any] | None:
+    game = session.get(GameRow, game_id)
+    if game is None or game.record is None:
+        return None
+    return game.record

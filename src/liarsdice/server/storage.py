@@ -1,0 +1,244 @@
+"""The database: tables, seats, games, every step of every game, and chat.
+
+One thread owns the connection and runs every database job in order. Jobs that arrive while a
+transaction is being committed are committed together in the next one (group commit), each in
+its own savepoint so that one failing job never undoes another. A job's future completes only
+after its commit, which is what lets the rooms promise that an accepted action is stored before
+anyone is told of it.
+
+SQLite (the default, a file in the data directory) runs in WAL mode with `synchronous=NORMAL`:
+a committed transaction survives the server being killed. `postgresql://` URLs work the same.
+The schema is made by Alembic migrations, applied when the store opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+T = TypeVar("T")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as UTC (SQLite hands times back without their zone)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    turn_seconds: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open, playing, finished
+    host_seat: Mapped[int] = mapped_column(Integer, default=0)
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    games_played: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "seat_no"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat_no: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))  # human, bot, empty
+    bot_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    players: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # playing, finished
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    winners: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class StepRow(Base):
+    __tablename__ = "steps"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ChatRow(Base):
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    seat_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+def normalise_url(url: str) -> str:
+    """SQLAlchemy URL for a user's URL: `postgresql://` uses psycopg 3."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.close()
+
+        return engine
+    if url.startswith("postgresql"):
+        return create_engine(url, pool_pre_ping=True)
+    raise ValueError(f"unsupported database URL {url!r}: use sqlite:///PATH or postgresql://USER@HOST/DB")
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, configured in code)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+Job = Callable[[Session], Any]
+
+
+class Store:
+    """The database behind one server: a writer thread, group commit, async-friendly calls."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._jobs: queue.SimpleQueue[tuple[Job, Future[Any]] | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="liarsdice-db", daemon=True)
+        self.commits = 0
+        self.jobs_done = 0
+        self._thread.start()
+
+    # ----- the writer thread -----
+
+    def _run(self) -> None:
+        session = self._sessions()
+        try:
+            while True:
+                first = self._jobs.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while True:
+                    try:
+                        more = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                results: list[tuple[Future[Any], Any, BaseException | None]] = []
+                for job, future in batch:
+                    if not future.set_running_or_notify_cancel():
+                        continue
+                    try:
+                        with session.begin_nested():
+                            value = job(session)
+                        results.append((future, value, None))
+                    except BaseException as e:  # one job's failure stays its own
+                        results.append((future, None, e))
+                try:
+                    session.commit()
+                    self.commits += 1
+                except BaseException as e:
+                    session.rollback()
+                    results = [(f, None, e) for f, _, _ in results]
+                self.jobs_done += len(results)
+                for future, value, error in results:
+                    if error is not None:
+                        future.set_exception(error)
+                    else:
+                        future.set_result(value)
+                if stop:
+                    return
+        finally:
+            session.close()
+
+    def submit(self, job: Callable[[Session], T]) -> Future[T]:
+        future: Future[T] = Future()
+        self._jobs.put((job, future))
+        return future
+
+    async def call(self, job: Callable[[Session], T]) -> T:
+        """Run `job(session)` on the writer thread; returns once it is committed."""
+        return await asyncio.wrap_future(self.submit(job))
+
+    def call_sync(self, job: Callable[[Session], T]) -> T:
+        return self.submit(job).result()
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=10)
+        self.engine.dispose()

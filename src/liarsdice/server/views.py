@@ -1,0 +1,139 @@
+"""What a connection is sent: a seat's (or a spectator's) view of the game, as JSON.
+
+Everything here is built from `GameState.view(seat)`, the engine's per-seat view, so a seat's
+message can hold only what that seat may know. The reveal of the last round and the result are
+public once they exist.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..record import outcome_to_json, result_to_json
+from ..rules import BidAction, Claim, GameState, Pass, PlayerView, Turn, action_to_list
+from ..text import challenge_word, describe_outcome, describe_result, describe_turn, exact_word, faces_text
+
+
+def _challenged(view: PlayerView, target: int) -> str:
+    """What a challenge of `target` would call a lie: the last action, or the one behind a pass."""
+    history = view.history
+    turn = history[-1] if history[-1].seat == target else history[-2]
+    if isinstance(turn.action, (BidAction, Claim)):
+        return f"bid {turn.action.bid}"
+    if isinstance(turn.action, Pass):
+        return "pass" + (f" (pushing {faces_text(turn.action.push)})" if turn.action.push else "")
+    return "action"
+
+
+def legal_json(view: PlayerView) -> dict[str, Any] | None:
+    legal = view.legal
+    if legal is None:
+        return None
+    if legal.voting:
+        return {
+            "voting": True,
+            "bids": [],
+            "pass": False,
+            "push": None,
+            "challenge": [],
+            "exact": False,
+            "economy": None,
+        }
+    ranges: dict[int, list[int]] = {}
+    for bid in legal.bids:
+        r = ranges.get(bid.face)
+        if r is None:
+            ranges[bid.face] = [bid.quantity, bid.quantity]
+        else:
+            r[0] = min(r[0], bid.quantity)
+            r[1] = max(r[1], bid.quantity)
+    push = None
+    if legal.pushes:
+        push = {"cup": sorted(view.cup), "max": max(len(p) for p in legal.pushes)}
+    economy = None
+    if legal.economy:
+        economy = {
+            "owed": legal.owed,
+            "can_meet": legal.can_meet,
+            "raise_min": legal.raise_min,
+            "raise_max": legal.raise_max,
+            "accuse": legal.can_accuse,
+            "all_in": legal.can_all_in,
+            "fold": legal.can_fold,
+        }
+    return {
+        "voting": False,
+        "bids": [[face, lo, hi] for face, (lo, hi) in sorted(ranges.items())],
+        "pass": legal.can_pass,
+        "push": push,
+        "challenge": [{"seat": s, "what": _challenged(view, s)} for s in legal.challenge_targets],
+        "exact": legal.can_exact,
+        "economy": economy,
+    }
+
+
+def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
+    return {
+        "seat": turn.seat,
+        "action": action_to_list(turn.action, view.seats),  # type: ignore[arg-type]
+        "text": describe_turn(turn, view.seats, view.options),
+    }
+
+
+def game_view_json(state: GameState, seat: int | None, game_id: int, deadline: int | None) -> dict[str, Any]:
+    view = state.view(seat)
+    seats = view.seats
+    o = view.options
+    standing = None
+    if view.standing_bid is not None and view.standing_bidder is not None:
+        standing = {
+            "bid": [view.standing_bid.quantity, view.standing_bid.face],
+            "seat": view.standing_bidder,
+            "text": str(view.standing_bid),
+        }
+    last_round = None
+    if view.last_outcome is not None:
+        last_round = outcome_to_json(view.last_outcome, seats)
+        lines = describe_outcome(view.last_outcome, seats, o)
+        last_round["lines"] = lines
+        last_round["verdict"] = lines[len(view.last_outcome.active) :]  # without the hands
+    result = None
+    if view.result is not None:
+        result = result_to_json(view.result, seats)
+        result["lines"] = describe_result(view.result, seats)
+    history = [turn_json(t, view) for t in view.history]
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "seats": list(seats),
+        "round": view.round_no,
+        "phase": view.phase,
+        "to_act": view.to_act,
+        "starter": view.starter,
+        "one_die_round": view.one_die_round,
+        "wild": view.wild,
+        "dice": list(view.dice),
+        "active": list(view.active),
+        "cup": sorted(view.cup),
+        "pushed": [list(p) for p in view.pushed],
+        "history": history,
+        "standing": standing,
+        "dice_in_play": view.dice_in_play,
+        "passed": list(view.passed),
+        "exact_used": list(view.exact_used),
+        "chips": list(view.chips) if view.chips is not None else None,
+        "round_pot": view.round_pot,
+        "running_pot": view.running_pot,
+        "current_bet": view.current_bet,
+        "paid": list(view.paid) if view.paid is not None else None,
+        "folded": list(view.folded),
+        "deadline": deadline,
+        "legal": legal_json(view) if seat is not None else None,
+        "last_round": last_round,
+        "result": result,
+        "words": {
+            "exact": exact_word(o),
+            "bid": "claim" if o.economy is not None else "bid",
+            "challenge": challenge_word(o),
+        },
+    }

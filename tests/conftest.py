@@ -1,0 +1,100 @@
+"""Shared fixtures: databases for the server's storage tests.
+
+`database_url` runs a test twice: against a SQLite file and against a real PostgreSQL server that
+the suite starts itself (initdb and pg_ctl in a temporary directory). The PostgreSQL half is
+skipped, saying so, only where no PostgreSQL server binaries exist.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pg_bindir() -> Path | None:
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(os.path.realpath(found)).parent
+    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+        if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
+            return Path(candidate)
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """A PostgreSQL server for this test session; yields a URL without a database name."""
+    bindir = _pg_bindir()
+    if bindir is None:
+        pytest.skip("no PostgreSQL server binaries (initdb, pg_ctl) on this machine: PostgreSQL tests skipped")
+    # Under /tmp itself: pytest's own temporary folders are closed to other users, and the
+    # server may have to run as the postgres user.
+    base = Path(tempfile.mkdtemp(prefix="liarsdice-pg-"))
+    data = base / "data"
+    prefix: list[str] = []
+    if os.geteuid() == 0:
+        # initdb refuses to run as root: run the server as the postgres user where it exists
+        runuser = shutil.which("runuser")
+        try:
+            import pwd
+
+            pw = pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres user to run PostgreSQL as")
+        if runuser is None:
+            pytest.skip("running as root without runuser to start PostgreSQL as the postgres user")
+        os.chown(base, pw.pw_uid, pw.pw_gid)
+        prefix = [runuser, "-u", "postgres", "--"]
+    subprocess.run(
+        [*prefix, str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    log = base / "server.log"
+    options = f"-p {port} -k {base} -h 127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(log), "-w", "-t", "60", "start"],
+        check=True,
+        capture_output=True,
+    )
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}"
+    finally:
+        subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True
+        )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def new_postgres_database(server: str) -> str:
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{server}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database: SQLite, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'liarsdice.sqlite3'}"
+    server = request.getfixturevalue("postgres_server")
+    return new_postgres_database(server)

@@ -1,0 +1,311 @@
+"""End to end in a real browser: two people play a whole game of Perudo against a bot.
+
+A real `liarsdice serve` runs as a subprocess (a temporary SQLite database, fast bots), and
+Debian's chromium is driven by Playwright. The host creates the table on the home page, the guest
+joins with the code on a phone-sized screen, the host seats a bot and starts, and both play
+through the UI until the final ranking: only moves the action panel offers are ever made. In the
+middle of the game the guest reloads the page and must get the same seat and the same cup back.
+Screenshots go to $LIARSDICE_ARTIFACTS (default: artifacts/ at the repository root).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+READY = re.compile(r"liarsdice serving on (http://\S+)")
+GAME_TIME_LIMIT = 100.0  # seconds for the whole game; it takes far less
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+
+
+def _artifacts() -> Path:
+    path = Path(os.environ.get("LIARSDICE_ARTIFACTS") or ROOT / "artifacts")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass
+class Server:
+    url: str
+    proc: subprocess.Popen[str]
+    output: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("browser") / "tables.sqlite"
+    exe = Path(sys.executable).with_name("liarsdice")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "liarsdice.cli"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--database-url", f"sqlite:///{db}", "--bot-delay", "0.05"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
+    output: list[str] = []
+    ready = threading.Event()
+    url: list[str] = []
+
+    def drain() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            output.append(line)
+            m = READY.search(line)
+            if m and not url:
+                url.append(m.group(1))
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    ready.wait(30)
+    if not url:
+        proc.kill()
+        proc.wait(10)
+        pytest.fail("liarsdice serve did not say it was serving:\n" + "".join(output[-40:]))
+    yield Server(url[0], proc, output)
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs the playwright package")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def _watch_errors(page: Any, who: str, errors: list[str]) -> None:
+    page.on("pageerror", lambda e: errors.append(f"{who}: page error: {e}"))
+    page.on("console", lambda m: errors.append(f"{who}: console {m.type}: {m.text}") if m.type == "error" else None)
+
+
+# What the action panel offers right now, read from the page (None: not this page's turn).
+PANEL = """() => {
+  const a = document.querySelector('#actions');
+  if (!a || a.hidden || a.getAttribute('aria-busy') === 'true') return null;
+  const moves = [...a.querySelectorAll('button[data-move]:not(:disabled)')].map(b => b.dataset.move);
+  if (!moves.length) return null;
+  const cup = [...document.querySelectorAll('#cup .die')].map(d => Number(d.dataset.face));
+  const me = document.querySelector('.seat.me');
+  const round = document.querySelector('#round-info .badge');
+  return {moves, cup, seat: me ? Number(me.dataset.seat) : null,
+          name: me ? me.querySelector('.seat-name').textContent : null,
+          round: round ? Number(round.textContent.replace(/\\D+/g, '')) : 0};
+}"""
+
+RANKING = "items => items.map(li => [li.dataset.place, li.querySelector('.names').textContent])"
+
+SETTLED = """() => {
+  const a = document.querySelector('#actions');
+  return a.hidden || a.getAttribute('aria-busy') !== 'true';
+}"""
+
+
+def _act(page: Any, rng: random.Random) -> str | None:
+    """Make one move if it is this page's turn: challenge sometimes, else the picker's lowest bid."""
+    panel = page.evaluate(PANEL)
+    if panel is None:
+        return None
+    moves = panel["moves"]
+    if "believe" in moves:
+        move = rng.choice(["believe", "doubt"])
+    elif "challenge" in moves and ("bid" not in moves or rng.random() < 0.35):
+        move = "challenge"
+    elif "bid" in moves:
+        move = "bid"
+    else:
+        move = moves[0]
+    page.locator(f'#actions button[data-move="{move}"]').first.click()
+    page.wait_for_function(SETTLED, timeout=10_000)
+    return move
+
+
+def _reload_on_turn(page: Any, screenshot: Path) -> bool:
+    """On this page's turn from round 2: reload, and check the same seat and cup come back."""
+    before = page.evaluate(PANEL)
+    if before is None or before["round"] < 2:
+        return False
+    page.locator("#play-card").scroll_into_view_if_needed()
+    page.screenshot(path=str(screenshot))
+    page.reload()
+    page.wait_for_selector("#cup .die")
+    page.wait_for_function(f"() => ({PANEL})() !== null")
+    after = page.evaluate(PANEL)
+    assert (after["seat"], after["name"], after["round"]) == (before["seat"], "Bo", before["round"]), (before, after)
+    assert after["cup"] == before["cup"], f"the cup changed on reload: {before['cup']} -> {after['cup']}"
+    return True
+
+
+def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> None:
+    started = time.monotonic()
+    out = _artifacts()
+    errors: list[str] = []
+    rng = random.Random(20240501)
+    host_ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    guest_ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, has_touch=True)
+    host = host_ctx.new_page()
+    guest = guest_ctx.new_page()
+    _watch_errors(host, "host", errors)
+    _watch_errors(guest, "guest", errors)
+    for page in (host, guest):
+        page.set_default_timeout(15_000)
+
+    # The host creates a Perudo table for three on the home page.
+    host.goto(server.url + "/")
+    host.wait_for_selector('#preset option[value="perudo"]', state="attached")
+    host.select_option("#preset", "perudo")
+    assert "calza" in host.locator("#preset-desc").inner_text().lower()
+    host.fill("#players", "3")
+    host.fill("#turn-seconds", "0")
+    host.fill("#create-name", "Ann")
+    host.screenshot(path=str(out / "home.png"), full_page=True)
+    host.click("#create-btn")
+    host.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    code = host.url.rsplit("/", 1)[1]
+    host.wait_for_selector("#host-controls:not([hidden])")
+    assert host.locator("#code").inner_text() == code
+
+    # The guest joins with the code, on a phone.
+    guest.goto(server.url + "/")
+    lobby_row = guest.locator(f'#lobby li[data-code="{code}"]')
+    lobby_row.wait_for()
+    guest.fill("#join-code", code.lower())
+    guest.fill("#join-name", "Bo")
+    guest.click("#join-btn")
+    guest.wait_for_url(re.compile(rf"/t/{code}$"))
+    guest.wait_for_selector(".seat.me")
+    assert guest.locator(".seat.me .seat-name").inner_text() == "Bo"
+    assert guest.locator("#host-controls").is_hidden()
+
+    # Chat is text, never markup.
+    guest.fill("#chat-input", "<b>hello</b> Ann")
+    guest.press("#chat-input", "Enter")
+    host.locator("#chat-log li", has_text="<b>hello</b> Ann").wait_for()
+    assert host.locator("#chat-log b").count() == 0
+
+    # The host seats one bot and starts.
+    host.wait_for_function(
+        "() => document.querySelectorAll('#seats .seat').length === 3 && "
+        "[...document.querySelectorAll('#seats .seat-name')].some(n => n.textContent === 'Bo')"
+    )
+    host.select_option("#bot-level", "probability")
+    host.click("#fill-bots")
+    host.wait_for_selector("#start:not([disabled])")
+    host.click("#start")
+    for page in (host, guest):
+        page.wait_for_selector("#game-view:not([hidden])")
+        page.wait_for_selector("#cup .die")
+
+    # A spectator follows the invitation link and watches: no cup, no action panel.
+    watcher_ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+    watcher = watcher_ctx.new_page()
+    watcher.set_default_timeout(15_000)
+    _watch_errors(watcher, "spectator", errors)
+    invitation = host.request.get(f"{server.url}/api/tables/{code}").json()["url"]
+    watcher.goto(invitation)
+    watcher.click("#gate-watch")
+    watcher.wait_for_selector("#game-view:not([hidden])")
+    watcher.wait_for_selector("#watching:not([hidden])")
+    assert watcher.locator("#cup-wrap").is_hidden() and watcher.locator("#actions").is_hidden()
+    assert watcher.locator("#seats .seat").count() == 3 and watcher.locator(".seat.me").count() == 0
+
+    # Both play to the end; in the middle the guest reloads the page on its turn.
+    pages = {"host": host, "guest": guest}
+    moves = {"host": 0, "guest": 0}
+    shots: set[str] = set()
+    reloaded = False
+    deadline = time.monotonic() + GAME_TIME_LIMIT
+    while not all(p.locator("#result-card").is_visible() for p in pages.values()):
+        assert time.monotonic() < deadline, f"the game did not end in {GAME_TIME_LIMIT} s ({moves} moves)"
+        acted = False
+        for who, page in pages.items():
+            if who == "guest" and not reloaded and moves["guest"] >= 1:
+                reloaded = _reload_on_turn(page, out / "table-phone.png")
+            if who == "host" and "table" not in shots and page.evaluate(PANEL) is not None and moves["host"] >= 2:
+                page.screenshot(path=str(out / "table.png"), full_page=True)
+                shots.add("table")
+            if "reveal" not in shots and page.locator("#reveal-card").is_visible() and who == "host":
+                page.locator("#reveal-card").screenshot(path=str(out / "reveal.png"))
+                shots.add("reveal")
+            move = _act(page, rng)
+            if move is not None:
+                moves[who] += 1
+                acted = True
+                error = page.locator("#action-error")
+                assert error.is_hidden(), f"{who}'s {move} was refused: {error.inner_text()}"
+        if not acted:
+            time.sleep(0.03)
+    assert reloaded, "the game ended before the guest could reload mid-game"
+    assert moves["host"] > 0 and moves["guest"] > 0
+
+    # Both see the same final ranking of the three seats; the host is offered a rematch.
+    watcher.wait_for_selector("#result-card:not([hidden])")
+    rankings = [p.locator("#ranking li").evaluate_all(RANKING) for p in (host, guest, watcher)]
+    assert rankings[0] == rankings[1] == rankings[2], rankings
+    assert watcher.locator("#rematch").count() == 0
+    assert sorted(name for _, name in rankings[0]) == ["Ann", "Bo", "Bot 1"], rankings[0]
+    assert [place for place, _ in rankings[0]] == ["1", "2", "3"], rankings[0]
+    assert host.locator("#rematch").is_visible()
+    assert guest.locator("#rematch").count() == 0
+    host.locator("#result-card").scroll_into_view_if_needed()
+    host.screenshot(path=str(out / "ranking.png"), full_page=True)
+    guest.locator("#result-card").scroll_into_view_if_needed()
+    guest.screenshot(path=str(out / "ranking-phone.png"))
+    guest.screenshot(path=str(out / "table-phone-full.png"), full_page=True)
+
+    # The host's rematch deals a new game to the same seats.
+    host.click("#rematch")
+    for page in (host, guest):
+        page.wait_for_selector("#result-card", state="hidden")
+        page.wait_for_selector("#cup .die")
+    assert guest.locator(".seat.me .seat-name").inner_text() == "Bo"
+
+    # The game is in the history, and its replay steps through every round to the same ranking.
+    host.goto(server.url + "/history")
+    host.locator("#games li").first.wait_for()
+    host.locator("#games li").first.get_by_role("link", name=re.compile("Replay")).click()
+    host.wait_for_selector("#replay:not([hidden])")
+    host.click("#next-step")
+    host.click("#next-step")
+    assert host.locator("#round-seats .die").count() > 0
+    host.screenshot(path=str(out / "replay.png"), full_page=True)
+    host.keyboard.press("End")
+    host.wait_for_selector("#final:not([hidden])")
+    assert host.locator("#ranking li").evaluate_all(RANKING) == rankings[0]
+    record = host.request.get(server.url + host.locator("#download").get_attribute("href"))
+    assert record.ok and "attachment" in record.headers.get("content-disposition", "")
+    assert record.json()["result"] is not None
+
+    for ctx in (host_ctx, guest_ctx, watcher_ctx):
+        ctx.close()
+    assert not errors, "\n".join(errors)
+    assert server.proc.poll() is None, "the server stopped:\n" + "".join(server.output[-40:])
+    print(f"browser game: {moves} moves by the people, {time.monotonic() - started:.1f} s")
