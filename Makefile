@@ -1,10 +1,13 @@
-# Two commands matter (see README): `make play` and `make test`. Both set up .venv on first use.
+# Two commands matter (see README): `make serve` and `make test`. Both set up .venv on first use.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: play test lint bench conformance clean
+.PHONY: serve play test lint bench bench-server conformance clean
+
+serve: $(VENV)/.installed-server
+	$(BIN)/liarsdice serve $(ARGS)
 
 play: $(VENV)/.installed
 	$(BIN)/liarsdice play $(ARGS)
@@ -22,6 +25,9 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/playouts.py
 
+bench-server: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/server_load.py $(ARGS)
+
 # The published scenarios, through the published checker, if shared/ is beside this checkout.
 conformance: $(VENV)/.installed
 	$(BIN)/python ../shared/conformance/check.py ../shared/conformance/cases.yaml -- $(BIN)/liarsdice scenario
@@ -38,9 +44,13 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet --disable-pip-version-check -e .
 	@touch $@
 
+$(VENV)/.installed-server: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet --disable-pip-version-check -e '.[server]'
+	@touch $(VENV)/.installed $@
+
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(PIP) install --quiet --disable-pip-version-check -e '.[test]'
-	@touch $(VENV)/.installed $@
+	@touch $(VENV)/.installed $(VENV)/.installed-server $@
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build src/*.egg-info

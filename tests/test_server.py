@@ -509,3 +509,33 @@ def test_storage_roundtrip_on_each_database(database_url: str) -> None:
             assert [m["text"] for m in history] == ["good luck"]
             info = next(m for m in watcher.seen if m["type"] == "table")["table"]
             assert info["status"] == "finished" and info["games_played"] == 1
+
+
+def test_leaving_a_seat_before_the_start(client: TestClient) -> None:
+    table = create(client, "classic", options={"num_players": 3})
+    code = table["code"]
+    bo = join(client, code, "Bo")
+    with connect(client, code, table["token"]) as ann, connect(client, code, bo["token"]) as bob:
+        ann.send(type="leave")
+        ann.error("not_host")
+        bob.send(type="leave")
+        assert bob.until(lambda m: m["type"] == "welcome")["role"] == "spectator"
+        info = ann.until(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "empty")["table"]
+        assert info["seats"][1]["name"] == "Seat 2"
+        bob.send(type="leave")
+        bob.error("not_seated")
+        bob.send(type="chat", text="still here, watching")
+        assert ann.until(lambda m: m["type"] == "chat")["from"] == "spectator"
+    with client.websocket_connect(f"/ws/{code}") as session:  # the old token holds no seat now
+        sock = Socket(session)
+        sock.send(type="hello", token=bo["token"])
+        sock.error("not_seated")
+    again = join(client, code, "Cy")
+    assert again["seat"] == 1
+    with connect(client, code, table["token"]) as ann:
+        ann.send(type="fill_bots")
+        ann.send(type="start")
+        ann.state()
+    with connect(client, code, again["token"]) as cy:
+        cy.send(type="leave")
+        cy.error("not_ready")

@@ -294,7 +294,8 @@ class Room:
         for conn in list(self.conns):
             body = cache.get(conn.seat)
             if body is None:
-                body = json.dumps(game_view_json(self.state, conn.seat, self.game_id, deadline), separators=(",", ":"))
+                view = game_view_json(self.state, conn.seat, self.game_id, deadline, self.steps_done)
+                body = json.dumps(view, separators=(",", ":"))
                 cache[conn.seat] = body
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
@@ -305,7 +306,7 @@ class Room:
         return {
             "type": "state",
             "ref": None,
-            "state": game_view_json(self.state, conn.seat, self.game_id, self.deadline_ms()),
+            "state": game_view_json(self.state, conn.seat, self.game_id, self.deadline_ms(), self.steps_done),
         }
 
     # ----- connections -----

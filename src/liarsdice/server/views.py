@@ -80,7 +80,9 @@ def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
     }
 
 
-def game_view_json(state: GameState, seat: int | None, game_id: int, deadline: int | None) -> dict[str, Any]:
+def game_view_json(
+    state: GameState, seat: int | None, game_id: int, deadline: int | None, version: int = 0
+) -> dict[str, Any]:
     view = state.view(seat)
     seats = view.seats
     o = view.options
@@ -104,6 +106,7 @@ def game_view_json(state: GameState, seat: int | None, game_id: int, deadline: i
     history = [turn_json(t, view) for t in view.history]
     return {
         "game_id": game_id,
+        "version": version,
         "seat": seat,
         "seats": list(seats),
         "round": view.round_no,
