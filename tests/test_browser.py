@@ -309,3 +309,76 @@ def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> Non
     assert not errors, "\n".join(errors)
     assert server.proc.poll() is None, "the server stopped:\n" + "".join(server.output[-40:])
     print(f"browser game: {moves} moves by the people, {time.monotonic() - started:.1f} s")
+
+
+def _serve(db: Path, port: int) -> subprocess.Popen[str]:
+    exe = Path(sys.executable).with_name("liarsdice")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "liarsdice.cli"]
+    cmd += [
+        "serve",
+        "--port",
+        str(port),
+        "--database-url",
+        f"sqlite:///{db}",
+        "--bot-delay",
+        "0.3",
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert READY.search(line), line
+    return proc
+
+
+def test_the_page_reconnects_by_itself_when_the_server_comes_back(browser: Any, tmp_path: Path) -> None:
+    """SIGKILL the server under an open page; started again, the page finds its seat by itself."""
+    import signal
+
+    from conftest import free_port
+
+    port = free_port()
+    db = tmp_path / "tables.sqlite"
+    errors: list[str] = []
+    proc = _serve(db, port)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.set_default_timeout(20_000)
+    _watch_errors(page, "player", errors)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.wait_for_selector('#preset option[value="classic"]', state="attached")
+        page.select_option("#preset", "classic")
+        page.fill("#players", "3")
+        page.fill("#create-name", "Ann")
+        page.click("#create-btn")
+        page.wait_for_selector("#host-controls:not([hidden])")
+        page.click("#fill-bots")
+        page.wait_for_selector("#start:not([disabled])")
+        page.click("#start")
+        page.wait_for_selector("#cup .die")
+        cup_before = page.evaluate("() => [...document.querySelectorAll('#cup .die')].map(d => d.dataset.face)")
+        round_before = page.locator("#round-info .badge").first.inner_text()
+
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        page.wait_for_selector("#banner:not([hidden])")  # the page noticed
+        proc = _serve(db, port)
+        page.wait_for_selector("#banner", state="hidden", timeout=30_000)  # and came back by itself
+        page.wait_for_selector("#cup .die")
+        if page.locator("#round-info .badge").first.inner_text() == round_before:
+            cup_after = page.evaluate("() => [...document.querySelectorAll('#cup .die')].map(d => d.dataset.face)")
+            assert cup_after == cup_before
+        page.screenshot(path=str(_artifacts() / "reconnected.png"), full_page=True)
+        # the game goes on: wait for our turn (the bots play theirs), then move
+        page.wait_for_function(f"() => ({PANEL})() !== null", timeout=30_000)
+        assert _act(page, random.Random(1)) is not None
+        assert page.locator("#action-error").is_hidden()
+    finally:
+        ctx.close()
+        proc.kill()
+        proc.wait(10)
+    # the connection drop shows as console errors of the websocket; anything else is a bug
+    real = [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION_REFUSED" not in e]
+    assert not real, "\n".join(real)
