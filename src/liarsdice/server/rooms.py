@@ -365,10 +365,7 @@ class Room:
             seat = empty[0]
             name = self._unique_name(name, seat)
             token = secrets.token_urlsafe(24)
-            new = Seat(name, "human", None, hash_token(token))
-            await self.store.call(lambda s: _save_seat(s, self.table_id, seat, new))
-            self.seats[seat] = new
-            self.broadcast_table()
+            await self._set_seats([(seat, Seat(name, "human", None, hash_token(token)))])
             return seat, token
 
     def _unique_name(self, name: str, seat: int) -> str:
@@ -395,9 +392,7 @@ class Room:
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "seats can be left only before the game starts")
-            empty = Seat(f"Seat {seat + 1}")
-            await self.store.call(lambda s: _save_seat(s, self.table_id, seat, empty))
-            self.seats[seat] = empty
+            await self._set_seats([(seat, Seat(f"Seat {seat + 1}"))])
             for c in self.conns:
                 if c.seat == seat:
                     c.seat = None  # watching from now on
@@ -411,7 +406,7 @@ class Room:
                         }
                     )
             self.away_since.pop(seat, None)
-            self.broadcast_table()
+            self.broadcast_table()  # the seat's connections now watch
 
     async def fill_bots(self, conn: Connection, level: str) -> None:
         self._host(conn)
@@ -430,21 +425,22 @@ class Room:
                     k += 1
             if not changed:
                 raise RoomError("not_ready", "there is no empty seat to fill")
-            await self.store.call(lambda s: [_save_seat(s, self.table_id, i, seat) for i, seat in changed])
-            for i, seat in changed:
-                self.seats[i] = seat
-            self.broadcast_table()
+            await self._set_seats(changed)
 
     async def clear_bots(self, conn: Connection) -> None:
         self._host(conn)
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "bots can leave only before the game starts")
-            changed = [(i, Seat(f"Seat {i + 1}")) for i, s in enumerate(self.seats) if s.kind == "bot"]
-            await self.store.call(lambda s: [_save_seat(s, self.table_id, i, seat) for i, seat in changed])
-            for i, seat in changed:
-                self.seats[i] = seat
-            self.broadcast_table()
+            await self._set_seats([(i, Seat(f"Seat {i + 1}")) for i, s in enumerate(self.seats) if s.kind == "bot"])
+
+    async def _set_seats(self, changed: list[tuple[int, Seat]]) -> None:
+        """Store the seats that changed, then hold them and tell everyone (under the lock)."""
+        table_id = self.table_id
+        await self.store.call(lambda s: [_save_seat(s, table_id, i, seat) for i, seat in changed])
+        for i, seat in changed:
+            self.seats[i] = seat
+        self.broadcast_table()
 
     async def configure(
         self, conn: Connection, preset: str | None, options: dict[str, Any] | None, turn_seconds: int | None
