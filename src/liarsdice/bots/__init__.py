@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from .base import Bot, Limit
+from .cfr import CfrBot
 from .probability import ProbabilityBot
 from .random_bot import RandomBot
 
 BOT_LEVELS: dict[str, type[Bot]] = {
     RandomBot.level: RandomBot,
     ProbabilityBot.level: ProbabilityBot,
+    CfrBot.level: CfrBot,
 }
 
 
@@ -21,4 +23,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "Limit", "ProbabilityBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "CfrBot", "Limit", "ProbabilityBot", "RandomBot", "make_bot"]

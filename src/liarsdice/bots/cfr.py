@@ -1,0 +1,125 @@
+"""The `cfr` bot: an equilibrium strategy where the round has one, the probability bot elsewhere.
+
+A round with two players left is a two-player, single-round bidding game once its dice are rolled:
+the opener is player 0 of the solved game and the other seat player 1. If the bot holds (or can
+quickly compute) a solution for these rules and these dice, it plays the solved average strategy:
+a bid or the liar call, drawn with the solution's probabilities. Solutions are looked up in memory,
+then on disk (`<data dir>/solutions/`, where `liarsdice solve --cache` also writes), and small ones
+(up to SOLVE_ON_THE_FLY_NODES tree nodes, a second or so) are solved on first use and kept there.
+Everything else (more than two players, a pass or push in the round, bigger trees) is played by
+the probability bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import ClassVar
+
+from ..paths import data_dir
+from ..rules import Action, BidAction, Challenge, Options, PlayerView
+from .base import Bot, Limit
+from .probability import ProbabilityBot
+
+SOLVE_ON_THE_FLY_NODES = 1 << 13
+TARGET = 1e-3
+
+
+def solution_key(options: Options, dice: tuple[int, int]) -> str:
+    """A name for the solved game of these bidding and counting rules and dice."""
+    rules = {
+        "faces": options.faces,
+        "wild_face": options.wild_face,
+        "wild_bid_rule": options.wild_bid_rule,
+        "bid_order": options.bid_order,
+        "wild_opening": options.wild_opening,
+        "dice": list(dice),
+    }
+    digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
+    return f"{dice[0]}v{dice[1]}-f{options.faces}-{digest}"
+
+
+def solutions_dir() -> Path:
+    return data_dir() / "solutions"
+
+
+class CfrBot(Bot):
+    level = "cfr"
+    description = "plays a solved equilibrium in two-player rounds, the odds elsewhere"
+
+    # One table of solutions per process: they are immutable and can be large.
+    _cache: ClassVar[dict[str, object]] = {}
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.fallback = ProbabilityBot(seed)
+
+    def solution_for(self, options: Options, dice: tuple[int, int]):  # type: ignore[no-untyped-def]
+        """The solution of this game: from memory, disk, or solved now if small; else None."""
+        try:
+            from ..solver import Solution, solve
+            from ..solver.tree import GameSpec
+        except ImportError:  # the solver's extra (numpy, numba) is not installed
+            return None
+
+        key = solution_key(options, dice)
+        if key in self._cache:
+            return self._cache[key]
+        path = solutions_dir() / f"{key}.npz"
+        solution = None
+        if path.exists():
+            try:
+                solution = Solution.load(path)
+            except (OSError, ValueError):
+                solution = None
+        if solution is None:
+            try:
+                spec = GameSpec.from_options(options, dice)
+            except ValueError:
+                spec = None
+            if spec is not None and 2 ** len(spec.bids) <= SOLVE_ON_THE_FLY_NODES:
+                solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=30)
+                try:
+                    solution.save(path)
+                except OSError:
+                    pass
+        self._cache[key] = solution
+        return solution
+
+    def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
+        action = self._solved(view)
+        if action is not None and action in view.legal_actions:
+            return action
+        return self.fallback.act(view, limit)
+
+    def _solved(self, view: PlayerView) -> Action | None:
+        legal = view.legal
+        if legal is None or legal.voting or legal.economy or view.seat is None:
+            return None
+        active = [s for s, a in enumerate(view.active) if a]
+        if len(active) != 2 or view.starter is None:
+            return None
+        if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
+            return None
+        opener = view.starter
+        other = active[1] if active[0] == opener else active[0]
+        options = view.options
+        if view.one_die_round:
+            return None  # a one-die round counts no wilds: another game than the one solved
+        solution = self.solution_for(options, (view.dice[opener], view.dice[other]))
+        if solution is None:
+            return None
+        bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+        try:
+            policy = solution.policy(view.hand, bids)
+        except (ValueError, KeyError):
+            return None
+        choices = list(policy)
+        weights = [policy[c] for c in choices]
+        if not choices or sum(weights) <= 0:
+            return None
+        pick = self.rng.choices(choices, weights)[0]
+        if pick is None:
+            return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
+        return BidAction(pick)

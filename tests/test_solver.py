@@ -1,0 +1,273 @@
+"""The solver against independent numbers: known game values, OpenSpiel's own exploitability, a
+brute-force best response through the rules engine, and the numpy reference solver."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from liarsdice.rules import Bid, BidAction, Game, preset_options
+from liarsdice.solver import Solution, solve
+from liarsdice.solver.cfr import Solver
+from liarsdice.solver.fast import FastSolver
+from liarsdice.solver.tree import GameSpec, Tree
+
+
+def test_one_die_each_top_face_wild_is_worth_minus_7_over_258() -> None:
+    solution = solve(preset_options("openspiel"), (1, 1), algorithm="dcfr", target=5e-5)
+    assert solution.exploitability <= 5e-5
+    # with exploitability e, the value of the strategies is within 2e of the game's value
+    assert abs(solution.game_value - float(Fraction(-7, 258))) <= 2 * solution.exploitability + 1e-9
+
+
+def test_one_die_each_no_wild_face_is_worth_minus_one_ninth() -> None:
+    solution = solve(preset_options("openspiel", {"wild_face": "none"}), (1, 1), algorithm="cfr+", target=5e-5)
+    assert abs(solution.game_value - (-1 / 9)) <= 2 * solution.exploitability + 1e-9
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "dcfr"])
+def test_both_algorithms_reach_1e_3_on_one_die_each(algorithm: str) -> None:
+    solution = solve(preset_options("openspiel"), (1, 1), algorithm=algorithm, target=1e-3)  # type: ignore[arg-type]
+    assert solution.exploitability <= 1e-3 and solution.iterations < 400
+    e = [h.exploitability for h in solution.history]
+    assert e[-1] < e[0] / 100
+
+
+def test_openspiel_computes_the_same_exploitability_of_our_strategy() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel check needs the open_spiel package")
+    from open_spiel.python.policy import python_policy_to_pyspiel_policy
+
+    from liarsdice.solver.export import to_tabular_policy
+
+    solution = solve(preset_options("openspiel"), (1, 1), algorithm="cfr+", target=1e-3)
+    table = to_tabular_policy(solution)
+    theirs = pyspiel.exploitability(table.game, python_policy_to_pyspiel_policy(table))
+    assert abs(theirs - solution.exploitability) < 1e-9, (theirs, solution.exploitability)
+
+
+def test_reset_quantity_exports_too() -> None:
+    pytest.importorskip("pyspiel", reason="the OpenSpiel check needs the open_spiel package")
+    from open_spiel.python.algorithms import exploitability
+
+    from liarsdice.solver.export import to_tabular_policy
+
+    options = preset_options("openspiel", {"bid_order": "face_major", "faces": 4})
+    solution = solve(options, (1, 1), algorithm="dcfr", target=1e-3)
+    table = to_tabular_policy(solution)
+    assert abs(exploitability.exploitability(table.game, table) - solution.exploitability) < 1e-9
+
+
+def test_games_openspiel_does_not_have_do_not_export() -> None:
+    from liarsdice.solver.export import openspiel_params
+
+    solution = solve(preset_options("perudo", {"num_players": 2}), (1, 1), max_iterations=2)
+    with pytest.raises(ValueError, match="top face must be wild"):
+        openspiel_params(solution)
+
+
+# ----- a brute-force best response through the rules engine -----
+
+
+def _brute_force_best_response(solution: Solution, player: int) -> float:
+    """What `player` wins with a best response to the other's strategy, computed by walking the
+    rules engine's own game (states, legal actions, returns), with exact chance over hands."""
+    # the solved game: two players, one round, bids and liar calls, player 0 opens
+    options = solution.options.replace(
+        num_players=2,
+        dice_per_player=tuple(solution.dice),
+        max_dice=None,
+        first_starter=0,
+        rounds="single",
+        exact="none",
+    )
+    game = Game(options)
+    faces = options.faces
+    hands = [list(itertools.combinations_with_replacement(range(1, faces + 1), d)) for d in solution.dice]
+    total = 0.0
+    other = 1 - player
+    for mine in hands[player]:
+        # the other's hands, weighted by chance; the best response is per (bid sequence, my hand)
+        weights = {h: _hand_p(h, faces) for h in hands[other]}
+
+        def value(bids: tuple[Bid, ...], reach: dict[tuple[int, ...], float], mine: tuple[int, ...] = mine) -> float:
+            to_act = len(bids) % 2
+            actions: list[Bid | None] = []
+            # legal moves from the engine, on one representative deal
+            deal = [mine, next(iter(reach))] if player == 0 else [next(iter(reach)), mine]
+            state = game.position([list(deal[0]), list(deal[1])], starter=0)
+            for b in bids:
+                state, _ = state.apply(BidAction(b))
+            for a in state.legal_actions():
+                actions.append(a.bid if isinstance(a, BidAction) else None)
+            if to_act == player:
+                return max(child(bids, a, reach, mine) for a in actions)
+            # the other acts: its strategy splits its reach over the actions
+            out = 0.0
+            for a in actions:
+                split = {h: r * solution.policy(h, list(bids)).get(a, 0.0) for h, r in reach.items()}
+                if any(v > 0 for v in split.values()):
+                    out += child(bids, a, split, mine)
+            return out
+
+        def child(
+            bids: tuple[Bid, ...], a: Bid | None, reach: dict[tuple[int, ...], float], mine: tuple[int, ...]
+        ) -> float:
+            if a is not None:
+                return value((*bids, a), reach, mine)
+            out = 0.0
+            for h, r in reach.items():
+                if r == 0:
+                    continue
+                deal = [mine, h] if player == 0 else [h, mine]
+                state = game.position([list(deal[0]), list(deal[1])], starter=0)
+                for b in bids:
+                    state, _ = state.apply(BidAction(b))
+                state, _ = state.apply(state.default_challenge())
+                returns = state.returns()
+                assert returns is not None
+                out += r * returns[player]
+            return out
+
+        total += _hand_p(mine, faces) * value((), weights)
+    return total
+
+
+def _hand_p(hand: tuple[int, ...], faces: int) -> float:
+    from liarsdice.solver.tree import hand_chance
+
+    return hand_chance(hand, faces)
+
+
+@pytest.mark.parametrize(
+    ("preset", "dice", "overrides"),
+    [
+        ("openspiel", (1, 1), {"faces": 3}),
+        ("openspiel", (1, 2), {"faces": 3}),
+        ("perudo", (1, 1), {"num_players": 2, "faces": 3}),
+        ("jokers", (2, 1), {"num_players": 2, "faces": 3}),
+        ("classic", (1, 1), {"num_players": 2, "faces": 4, "bid_order": "face_major"}),
+    ],
+)
+def test_exploitability_equals_a_brute_force_best_response(
+    preset: str, dice: tuple[int, int], overrides: dict[str, Any]
+) -> None:
+    options = preset_options(preset, overrides)
+    solution = solve(options, dice, algorithm="cfr+", max_iterations=7)  # a strategy far from equilibrium
+    brute = [_brute_force_best_response(solution, p) for p in (0, 1)]
+    solver = FastSolver(solution.tree, "cfr+")
+    for _ in range(7):
+        solver.iterate()
+    assert brute[0] == pytest.approx(solver.best_response_value(0), abs=1e-9)
+    assert brute[1] == pytest.approx(solver.best_response_value(1), abs=1e-9)
+    assert (brute[0] + brute[1]) / 2 == pytest.approx(solution.exploitability, abs=1e-9)
+
+
+# ----- the compiled solver against the numpy reference -----
+
+
+@pytest.mark.parametrize("algorithm", ["cfr+", "dcfr"])
+@pytest.mark.parametrize(
+    ("preset", "dice"),
+    [("openspiel", (1, 1)), ("perudo", (1, 2)), ("jokers", (2, 1))],
+)
+def test_compiled_and_reference_solvers_agree(algorithm: str, preset: str, dice: tuple[int, int]) -> None:
+    options = preset_options(preset, {"num_players": 2, "faces": 4} if preset != "openspiel" else {})
+    tree = Tree(GameSpec.from_options(options, dice))
+    ref, fast = Solver(tree, algorithm), FastSolver(tree, algorithm)  # type: ignore[arg-type]
+    for _ in range(30):
+        ref.iterate()
+        fast.iterate()
+    # the same regrets and average sums in every information set, to rounding
+    for k in range(1, len(tree.levels)):
+        lo, hi = fast.offsets[k], fast.offsets[k + 1]
+        pairs = (
+            (ref.regret_liar[k], fast.r_liar),
+            (ref.regret_bid[k], fast.r_bid),
+            (ref.avg_liar[k], fast.a_liar),
+            (ref.avg_bid[k], fast.a_bid),
+        )
+        for mine, theirs in pairs:
+            assert mine is not None
+            np.testing.assert_allclose(theirs[lo:hi, : mine.shape[1]], mine, rtol=1e-9, atol=1e-9)
+    assert fast.exploitability() == pytest.approx(ref.exploitability(), abs=1e-9)
+    assert fast.game_value() == pytest.approx(ref.game_value(), abs=1e-9)
+
+
+# ----- solutions, files, the command -----
+
+
+def test_a_solution_saves_loads_and_answers(tmp_path: Path) -> None:
+    solution = solve(preset_options("openspiel"), (1, 1), target=1e-2)
+    path = solution.save(tmp_path / "s.npz")
+    again = Solution.load(path)
+    assert again.iterations == solution.iterations and again.dice == (1, 1)
+    opening = again.policy([4], [])
+    assert set(opening) == set(solution.tree.spec.bids) and abs(sum(opening.values()) - 1) < 1e-6
+    reply = again.policy([6], [Bid(2, 6)])
+    assert set(reply) == {None} and reply[None] == pytest.approx(1.0)  # only liar follows the top bid
+    with pytest.raises(ValueError, match="does not raise"):
+        again.policy([1], [Bid(2, 3), Bid(1, 3)])
+    with pytest.raises(ValueError, match="not a hand"):
+        again.policy([1, 2], [])
+    (tmp_path / "bad.npz").write_bytes(b"not a solution")
+    with pytest.raises((ValueError, OSError)):
+        Solution.load(tmp_path / "bad.npz")
+
+
+def test_sizes_of_the_trees() -> None:
+    assert Tree(GameSpec.from_options(preset_options("openspiel"), (1, 1))).infosets() == 24_576
+    assert Tree(GameSpec.from_options(preset_options("openspiel"), (2, 1))).infosets() == 3_538_944
+    perudo = Tree(GameSpec.from_options(preset_options("perudo", {"num_players": 2}), (1, 1)))
+    assert perudo.levels[1].size == 10  # no opening on pacos: 12 bids less the two on ones
+
+
+def _cli() -> list[str]:
+    exe = Path(sys.executable).with_name("liarsdice")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "liarsdice.cli"]
+
+
+def test_solve_command(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [
+            *_cli(),
+            "solve",
+            "--preset",
+            "openspiel",
+            "--dice",
+            "1",
+            "1",
+            "--target",
+            "1e-3",
+            "--out",
+            str(tmp_path / "s.npz"),
+            "--plots",
+            str(tmp_path / "plots"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "24,576 information sets" in run.stdout and "value for player 0 -0.02" in run.stdout
+    assert (tmp_path / "s.npz").exists()
+    for name in ("convergence.png", "opening.png"):
+        data = (tmp_path / "plots" / name).read_bytes()
+        assert data.startswith(b"\x89PNG") and len(data) > 5000
+    meta = json.loads(str(np.load(tmp_path / "s.npz")["meta"]))
+    assert meta["exploitability"] <= 1e-3 and meta["infosets"] == 24_576
+    for args, words in [
+        (["--dice", "0", "1"], "at least one die"),
+        (["--algorithm", "magic"], "cfr+ or dcfr"),
+        (["--preset", "nonesuch"], "unknown preset"),
+        (["--option", "max_quantity=unbounded"], "max_quantity"),
+    ]:
+        bad = subprocess.run([*_cli(), "solve", *args], capture_output=True, text=True, timeout=60)
+        assert bad.returncode == 2 and words in bad.stderr, (args, bad.stderr)
