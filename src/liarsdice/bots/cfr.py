@@ -12,6 +12,7 @@ the probability bot.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from pathlib import Path
@@ -80,10 +81,8 @@ class CfrBot(Bot):
                 spec = None
             if spec is not None and 2 ** len(spec.bids) <= SOLVE_ON_THE_FLY_NODES:
                 solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=30)
-                try:
+                with contextlib.suppress(OSError):
                     solution.save(path)
-                except OSError:
-                    pass
         self._cache[key] = solution
         return solution
 
