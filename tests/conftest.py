@@ -1,4 +1,8 @@
-"""Shared fixtures: databases for the server's storage tests.
+"""Shared fixtures: a data directory of the suite's own, and databases for the storage tests.
+
+Records, solutions the cfr bot caches and server databases go to `$LIARSDICE_DATA`: the suite
+points it (for itself and every process it starts) at a temporary directory, so that it neither
+reads nor writes the data of whoever runs it.
 
 `database_url` runs a test twice: against a SQLite file and against a real PostgreSQL server that
 the suite starts itself (initdb and pg_ctl in a temporary directory). The PostgreSQL half is
@@ -18,6 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+_DATA = tempfile.TemporaryDirectory(prefix="liarsdice-tests-")
+os.environ["LIARSDICE_DATA"] = _DATA.name
 
 
 def free_port() -> int:

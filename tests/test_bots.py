@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -24,7 +23,6 @@ from liarsdice.rules import (
     Accuse,
     Action,
     AllIn,
-    AnyAction,
     Bid,
     BidAction,
     Challenge,
@@ -32,7 +30,6 @@ from liarsdice.rules import (
     Exact,
     Fold,
     Game,
-    GameState,
     Pass,
     PlayerView,
     Reroll,
@@ -40,23 +37,11 @@ from liarsdice.rules import (
     find_preset,
     preset_options,
 )
+from positions import play, position
 
 
 def close(x: float, y: Fraction | float) -> bool:
     return abs(x - float(y)) < 1e-12
-
-
-def position(preset: str, hands: Sequence[Sequence[int]], starter: int = 0, **kwargs: object) -> GameState:
-    overrides = kwargs.pop("options", {})
-    assert isinstance(overrides, dict)
-    game = Game(preset_options(preset, {"num_players": len(hands), **overrides}))
-    return game.position(hands, starter=starter, **kwargs)  # type: ignore[arg-type]
-
-
-def play(state: GameState, *actions: AnyAction) -> GameState:
-    for action in actions:
-        state, _ = state.apply(action)
-    return state
 
 
 @pytest.fixture

@@ -130,6 +130,14 @@ def test_presets_api(client: TestClient) -> None:
     assert perudo["options"]["wild_bid_rule"] == "perudo_half" and perudo["max_players"] == 6
 
 
+def test_bots_api_lists_every_level(client: TestClient) -> None:
+    from liarsdice.bots import BOT_LEVELS
+
+    levels = client.get("/api/bots").json()
+    assert next(b["level"] for b in levels) == "probability"
+    assert {b["level"] for b in levels} == set(BOT_LEVELS) and all(b["description"] for b in levels)
+
+
 def test_create_lobby_join_and_their_refusals(client: TestClient) -> None:
     table = create(client, "tavern", options={"num_players": 3}, turn_seconds=45)
     code = table["code"]
@@ -399,6 +407,18 @@ def test_a_whole_game_history_record_and_rematch(tmp_path: Path, client: TestCli
     exe = Path(sys.executable).with_name("liarsdice")
     run = subprocess.run([str(exe), "replay", str(path)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("level", ["strong", "cfr"])
+def test_bots_of_each_level_play_a_table_to_the_end(client: TestClient, level: str) -> None:
+    table = create(client, "perudo", options={"num_players": 3, "dice_per_player": 2})
+    with connect(client, table["code"], table["token"]) as ann:
+        ann.send(type="fill_bots", level=level)
+        seats = ann.until(lambda m: m["type"] == "table" and m["table"]["seats"][-1]["kind"] == "bot")["table"]["seats"]
+        assert [s.get("bot_level") for s in seats[1:]] == [level, level]
+        ann.send(type="start")
+        final = play_to_end(ann, seed=5)
+        assert final["phase"] == "over" and sorted(final["result"]["places"].values()) == [1, 2, 3]
 
 
 @pytest.mark.parametrize("preset", ["jokers", "soar", "red-dead", "tavern", "perudo", "openspiel", "classic"])

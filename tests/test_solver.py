@@ -271,3 +271,21 @@ def test_solve_command(tmp_path: Path) -> None:
     ]:
         bad = subprocess.run([*_cli(), "solve", *args], capture_output=True, text=True, timeout=60)
         assert bad.returncode == 2 and words in bad.stderr, (args, bad.stderr)
+
+
+def test_without_numba_solve_runs_the_reference_solver() -> None:
+    # numba is an extra: the base install must still solve (the cfr bot does so on first use).
+    script = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from liarsdice.rules import preset_options\n"
+        "from liarsdice.solver import solve\n"
+        "s = solve(preset_options('openspiel', {'faces': 3}), (1, 1), target=1e-3)\n"
+        "assert 'liarsdice.solver.fast' not in sys.modules or sys.modules['liarsdice.solver.fast'] is None\n"
+        "print(s.exploitability, s.iterations)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    exploitability, iterations = done.stdout.split()
+    assert float(exploitability) <= 1e-3 and int(iterations) > 0
+    compiled = solve(preset_options("openspiel", {"faces": 3}), (1, 1), target=1e-3)
+    assert int(iterations) == compiled.iterations

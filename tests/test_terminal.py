@@ -322,6 +322,37 @@ def test_cli_plays_and_replays(tmp_path: Path) -> None:
     assert "Final ranking:" in replayed.stdout
 
 
+@pytest.mark.parametrize("level", ["strong", "cfr"])
+def test_cli_plays_against_every_bot_level(level: str, tmp_path: Path) -> None:
+    played = _cli(
+        "play",
+        "--preset",
+        "perudo",
+        "--players",
+        "2",
+        "--humans",
+        "0",
+        "--bots",
+        level,
+        "--seed",
+        "3",
+        "--record-dir",
+        str(tmp_path),
+    )
+    assert played.returncode == 0, played.stderr
+    assert "Final ranking:" in played.stdout
+    assert _cli("replay", "--check", str(only_record(tmp_path))).returncode == 0
+
+
+def test_play_help_names_every_bot_level() -> None:
+    from liarsdice.bots import BOT_LEVELS
+
+    shown = _cli("play", "--help")
+    assert shown.returncode == 0
+    text = " ".join(shown.stdout.split())
+    assert all(level in text for level in BOT_LEVELS), text
+
+
 def test_cli_person_quits_through_stdin(tmp_path: Path) -> None:
     played = _cli(
         "play",

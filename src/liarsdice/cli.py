@@ -110,7 +110,9 @@ def play(
     dice: Annotated[int | None, typer.Option("--dice", "-d", help="dice per player")] = None,
     faces: Annotated[int | None, typer.Option("--faces", "-f", help="faces per die")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed for the dice and the bots")] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="bot level: random or probability")] = "probability",
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="bot level: random, probability, cfr or strong")
+    ] = "probability",
     humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat)")] = 1,
     name: Annotated[list[str] | None, typer.Option("--name", help="a person's name (repeat for hot-seat)")] = None,
     option: Annotated[
@@ -283,6 +285,110 @@ def solve(
 
         typer.echo(f"plot: {convergence_png(solution, plots / 'convergence.png', target)}")
         typer.echo(f"plot: {opening_png(solution, plots / 'opening.png')}")
+
+
+@app.command()
+def arena(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="bot levels, comma-separated, one per seat (cycled to --players), e.g. strong,probability",
+        ),
+    ],
+    preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
+    players: Annotated[
+        int | None, typer.Option("--players", "-n", help="seats at the table (default: the bots listed)")
+    ] = None,
+    dice: Annotated[int | None, typer.Option("--dice", "-d", help="dice per player")] = None,
+    faces: Annotated[int | None, typer.Option("--faces", "-f", help="faces per die")] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-g", help="games to play")] = 2000,
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="worker processes (default: the CPU count; 1: in process)")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the whole run (default: random)")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="folder for the results (default: arena/<timestamp>)")
+    ] = None,
+    records: Annotated[
+        bool, typer.Option("--records/--no-records", help="write every game's record under OUT/records")
+    ] = True,
+) -> None:
+    """Play many games among bots, seats rotated, and report win rates, head to head and ratings."""
+    try:
+        import matplotlib  # noqa: F401
+        import openskill  # noqa: F401
+        from rich.console import Console
+
+        from .arena import (
+            ArenaConfig,
+            ArenaError,
+            ArenaInputError,
+            check_out_dir,
+            default_out_dir,
+            default_workers,
+            make_progress,
+            parse_lineup,
+            print_report,
+            run_arena,
+        )
+    except ImportError as e:
+        _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
+    try:
+        lineup = parse_lineup(bots, players)
+        options = build_options(preset, len(lineup), dice, faces, option)
+        if games < 1:
+            raise ArenaInputError(f"--games must be at least 1, not {games}")
+        if workers is not None and workers < 1:
+            raise ArenaInputError(f"--workers must be at least 1, not {workers}")
+        folder = out if out is not None else default_out_dir()
+        check_out_dir(folder)
+    except (ArenaInputError, OptionsError) as e:
+        _fail(str(e))
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    config = ArenaConfig(
+        preset=find_preset(preset).name,
+        options=options,
+        lineup=lineup,
+        games=games,
+        seed=seed,
+        workers=workers or default_workers(),
+        out=folder,
+        records=records,
+        arguments={
+            "bots": bots,
+            "preset": preset,
+            "players": players,
+            "dice": dice,
+            "faces": faces,
+            "option": list(option or []),
+            "games": games,
+            "workers": workers,
+            "seed": seed,
+            "out": str(folder),
+            "records": records,
+        },
+    )
+    console = Console()
+    if not console.is_terminal:  # piped to a file: rich's 80 columns would wrap the tables
+        console = Console(width=max(console.width, 140))
+    progress = make_progress(console)
+    task = progress.add_task("games", total=games)
+    try:
+        result = run_arena(config, on_queued=progress.start, on_done=lambda k: progress.advance(task, k))
+    except ArenaError as e:
+        progress.stop()
+        _fail(str(e), 1)
+    except KeyboardInterrupt:
+        progress.stop()
+        _fail(f"interrupted: the files so far are in {folder}", 130)
+    progress.stop()
+    print_report(result, console)
 
 
 @app.command()

@@ -6,11 +6,13 @@ from .base import Bot, Limit
 from .cfr import CfrBot
 from .probability import ProbabilityBot
 from .random_bot import RandomBot
+from .strong import StrongBot
 
 BOT_LEVELS: dict[str, type[Bot]] = {
     RandomBot.level: RandomBot,
     ProbabilityBot.level: ProbabilityBot,
     CfrBot.level: CfrBot,
+    StrongBot.level: StrongBot,
 }
 
 
@@ -23,4 +25,4 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["BOT_LEVELS", "Bot", "CfrBot", "Limit", "ProbabilityBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_LEVELS", "Bot", "CfrBot", "Limit", "ProbabilityBot", "RandomBot", "StrongBot", "make_bot"]

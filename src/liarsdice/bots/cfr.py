@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import threading
 from pathlib import Path
 from typing import ClassVar
 
@@ -51,6 +52,8 @@ class CfrBot(Bot):
 
     # One table of solutions per process: they are immutable and can be large.
     _cache: ClassVar[dict[str, object]] = {}
+    # The server's bots act in threads: one solves a new game while the others wait for it.
+    _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
@@ -67,24 +70,27 @@ class CfrBot(Bot):
         key = solution_key(options, dice)
         if key in self._cache:
             return self._cache[key]
-        path = solutions_dir() / f"{key}.npz"
-        solution = None
-        if path.exists():
-            try:
-                solution = Solution.load(path)
-            except (OSError, ValueError):
-                solution = None
-        if solution is None:
-            try:
-                spec = GameSpec.from_options(options, dice)
-            except ValueError:
-                spec = None
-            if spec is not None and 2 ** len(spec.bids) <= SOLVE_ON_THE_FLY_NODES:
-                solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=30)
-                with contextlib.suppress(OSError):
-                    solution.save(path)
-        self._cache[key] = solution
-        return solution
+        with self._lock:
+            if key in self._cache:  # solved by another thread while this one waited
+                return self._cache[key]
+            path = solutions_dir() / f"{key}.npz"
+            solution = None
+            if path.exists():
+                try:
+                    solution = Solution.load(path)
+                except (OSError, ValueError):
+                    solution = None
+            if solution is None:
+                try:
+                    spec = GameSpec.from_options(options, dice)
+                except ValueError:
+                    spec = None
+                if spec is not None and 2 ** len(spec.bids) <= SOLVE_ON_THE_FLY_NODES:
+                    solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=30)
+                    with contextlib.suppress(OSError):
+                        solution.save(path)
+            self._cache[key] = solution
+            return solution
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         action = self._solved(view)

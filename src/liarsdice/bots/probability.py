@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from ..rules import Accuse, Action, AllIn, Bid, BidAction, Challenge, Claim, Exact, Fold, Pass, PlayerView, Vote
 from .base import Bot, Limit
@@ -347,31 +349,39 @@ class ProbabilityBot(Bot):
         cost = legal.raise_min - paid if economy is not None and economy.stake == "call_to_level" else legal.raise_min
         return legal.raise_min if 2 * cost <= view.chips[seat] else None
 
-    # ----- the fallback -----
-
     def _safest(self, view: PlayerView, known: Knowledge) -> Action:
-        """The legal action with the best plain estimate; used only if a choice above were not
-        legal, so that the bot never returns an illegal action."""
-        standing = view.standing_bid
-        standing_chance = known.chance_true(standing) if standing is not None else 0.5
+        return safest_action(view, known, lambda target: self._chance_holds(view, known, target))
 
-        def value(action: Action) -> float:
-            if isinstance(action, Challenge):
-                return 1 - 2 * self._chance_holds(view, known, action.target)
-            if isinstance(action, (BidAction, Claim)):
-                # plain bids first: a push or a raise is a refinement, never the safe default
-                extra = bool(action.push) or (isinstance(action, Claim) and action.raise_to is not None)
-                return 2 * known.chance_true(action.bid) - 1 - 0.01 * extra
-            if isinstance(action, Exact) and standing is not None:
-                return 2 * known.chance_exact(standing) - 1
-            if isinstance(action, Pass):
-                return 1.0 if len(set(view.hand)) == 1 and not action.push else -1.0
-            if isinstance(action, Vote):
-                return 1.0 if action.believe == (standing_chance >= 0.5) else 0.0
-            if isinstance(action, Accuse):
-                return 1 - 2 * standing_chance - 0.01 * (action.raise_to is not None)
-            if isinstance(action, AllIn):
-                return 0.5 - standing_chance
-            return -1.0
 
-        return max(view.legal_actions, key=value)
+class Odds(Protocol):
+    def chance_true(self, bid: Bid) -> float: ...
+    def chance_exact(self, bid: Bid) -> float: ...
+
+
+def safest_action(view: PlayerView, odds: Odds, holds: Callable[[int], float]) -> Action:
+    """The legal action with the best plain estimate (`holds(seat)`: the chance that what a
+    challenge of `seat` would check is right). A bot plays it only if a choice of its own were
+    not legal, so that no bot ever returns an illegal action."""
+    standing = view.standing_bid
+    standing_chance = odds.chance_true(standing) if standing is not None else 0.5
+
+    def value(action: Action) -> float:
+        if isinstance(action, Challenge):
+            return 1 - 2 * holds(action.target)
+        if isinstance(action, (BidAction, Claim)):
+            # plain bids first: a push or a raise is a refinement, never the safe default
+            extra = bool(action.push) or (isinstance(action, Claim) and action.raise_to is not None)
+            return 2 * odds.chance_true(action.bid) - 1 - 0.01 * extra
+        if isinstance(action, Exact) and standing is not None:
+            return 2 * odds.chance_exact(standing) - 1
+        if isinstance(action, Pass):
+            return 1.0 if len(set(view.hand)) == 1 and not action.push else -1.0
+        if isinstance(action, Vote):
+            return 1.0 if action.believe == (standing_chance >= 0.5) else 0.0
+        if isinstance(action, Accuse):
+            return 1 - 2 * standing_chance - 0.01 * (action.raise_to is not None)
+        if isinstance(action, AllIn):
+            return 0.5 - standing_chance
+        return -1.0
+
+    return max(view.legal_actions, key=value)

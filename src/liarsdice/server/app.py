@@ -205,6 +205,14 @@ def create_app(
             for p in PRESETS.values()
         ]
 
+    @app.get("/api/bots")
+    async def bots() -> list[dict[str, str]]:
+        """The bot levels a host may seat, the usual choice first."""
+        from ..bots import BOT_LEVELS
+
+        order = sorted(BOT_LEVELS, key=lambda name: (name != "probability", name))
+        return [{"level": name, "description": BOT_LEVELS[name].description} for name in order]
+
     @app.post("/api/tables")
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         manager = rooms(request)

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..bots import BOT_LEVELS, make_bot
+from ..bots import BOT_LEVELS, Bot, make_bot
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import (
     Game,
@@ -226,6 +226,8 @@ class Room:
     turn_started: float = 0.0
     turn_key: tuple[int, int] | None = None
     task: asyncio.Task[None] | None = None
+    # One bot per seat, kept across moves: the strong bot learns how each seat bids.
+    bots: dict[int, Bot] = field(default_factory=dict)
     closed: bool = False
     _options: tuple[Any, Options] | None = None
 
@@ -621,10 +623,13 @@ class Room:
                 return
             s = self.seats[seat]
             level = s.bot_level if s.kind == "bot" and s.bot_level else "probability"
-            bot = make_bot(level, None)
+            bot = self.bots.get(seat)
+            if bot is None or bot.level != level:
+                bot = self.bots[seat] = make_bot(level, None)
             bot.rng.seed(f"{self.seed}:{step}:{seat}")
             try:
-                action = bot.act(state.view(seat))
+                # off the event loop: a decision may take a while (a cfr bot solving a new game)
+                action = await asyncio.to_thread(bot.act, state.view(seat))
                 after, events = state.apply(action, seat)
             except Exception:
                 log.exception("bot %s failed at table %s", level, self.code)

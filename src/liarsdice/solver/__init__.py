@@ -16,17 +16,21 @@ OpenSpiel tabular policy.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..rules import Bid, Options
-from .cfr import Algorithm
+from .cfr import Algorithm, Solver
 from .tree import GameSpec, Tree
+
+if TYPE_CHECKING:
+    from .fast import FastSolver
 
 FORMAT = "liarsdice-solution"
 VERSION = 1
@@ -113,8 +117,14 @@ class Solution:
         for k, a in enumerate(self.bid):
             if a is not None:
                 arrays[f"bid{k}"] = a.astype(np.float32)
-        with open(p, "wb") as f:
-            np.savez_compressed(f, **arrays)
+        # Written aside and renamed: a reader (another process's cfr bot) never sees half a file.
+        partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
+        try:
+            with open(partial, "wb") as f:
+                np.savez_compressed(f, **arrays)
+            os.replace(partial, p)
+        finally:
+            partial.unlink(missing_ok=True)
         return p
 
     @classmethod
@@ -155,11 +165,15 @@ def solve(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Solution:
     """Solve the bidding and counting game of `options` for two players holding `dice`."""
-    from .fast import FastSolver
-
     started = time.perf_counter()
     tree = Tree(GameSpec.from_options(options, dice))
-    solver = FastSolver(tree, algorithm)
+    solver: Solver | FastSolver
+    try:
+        from .fast import FastSolver
+
+        solver = FastSolver(tree, algorithm)
+    except ImportError:  # numba is in the solver extra; numpy alone gives the same strategy, slower
+        solver = Solver(tree, algorithm)
     history: list[Progress] = []
     exploitability = float("inf")
     while True:

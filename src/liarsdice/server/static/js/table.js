@@ -1326,8 +1326,22 @@ function setupStatic() {
   });
 }
 
+// The bot levels the server has (the page lists the two simplest until it has asked).
+async function loadBotLevels() {
+  try {
+    const levels = await api("/api/bots");
+    const select = $("#bot-level");
+    const chosen = select.value;
+    select.replaceChildren(...levels.map((b) => h("option", { value: b.level, text: `${capitalize(b.level)}: ${b.description}` })));
+    select.value = levels.some((b) => b.level === chosen) ? chosen : levels[0]?.level ?? "";
+  } catch {
+    // keep the built-in choices
+  }
+}
+
 async function init() {
   setupStatic();
+  loadBotLevels();
   $("#code").textContent = CODE;
   if (!CODE) {
     $("#missing").hidden = false;

@@ -1,0 +1,883 @@
+"""The arena: many games among bots, seats rotated, played in parallel, with the statistics.
+
+A run seats a line-up of bots (one entry per seat; a level may fill several seats) at one table
+for a number of games. Game g (counted from 1) uses rotation r = (g - 1) mod N: the line-up's entry
+i sits in seat (i + r) mod N, so over any N consecutive games every entry sits in every seat once.
+Every game's dealer seed and every bot's seed are derived from the run's seed by hashing, never
+by drawing in order, so a game plays out the same whichever worker plays it and in whichever
+order: the same seed reproduces the same games, the same tables and the same ratings.
+
+Statistics, per bot name (the entries of one level are pooled) and per entry:
+
+* wins: a first place shared by k seats counts 1/k of a win for each of them, so the wins of a
+  game always add up to one;
+* win rate with a Wilson 95% interval over seat-games (a pooled name at k seats has k seat-games
+  per game; its seats never win together, which makes the interval a little wider than needed);
+* mean place, and for single-round games (openspiel) the mean return, with a normal 95% interval
+  over games (a pooled name's value in a game is the mean over its seats, so seats that move
+  together are not counted as independent);
+* head to head: for two names, how often a seat of A finished ahead of a seat of B at the same
+  table (a tie counts half), with a Wilson interval;
+* OpenSkill (Plackett-Luce) ratings, one player per entry, updated from each game's places in
+  game order; a pooled name's rating is the mean of its entries'.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import math
+import os
+import platform
+import signal
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .rules import Game, Options
+
+Z95 = 1.959963984540054
+RECORDS = "records"
+SEEDING = (
+    "game g (from 1) is dealt from blake2b('arena-game/SEED/g') and line-up entry e's bot is seeded "
+    "blake2b('arena-bot/SEED/g/e'), each 8 bytes big-endian shifted right by one; rotation (g - 1) mod N "
+    "puts entry i in seat (i + rotation) mod N"
+)
+
+
+class ArenaError(RuntimeError):
+    """A game could not be played (a bot's illegal move, a crash); names the game and its seed."""
+
+
+class ArenaInputError(ValueError):
+    """Arena settings that make no sense: the shell reports them as a usage error."""
+
+
+# ----- settings and seeds -----
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    preset: str | None
+    options: Options
+    lineup: tuple[str, ...]  # bot level of each entry; entry i sits in seat i in game 1
+    games: int
+    seed: int
+    workers: int = 1
+    out: Path | None = None
+    records: bool = True
+    arguments: dict[str, Any] = field(default_factory=dict)  # as given on the command line
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return entry_labels(self.lineup)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.lineup))
+
+
+def parse_lineup(bots: str | Sequence[str], players: int | None = None) -> tuple[str, ...]:
+    """The bot level of each seat: the names given, cycled to `players` seats."""
+    from .bots import BOT_LEVELS
+
+    items = bots.split(",") if isinstance(bots, str) else list(bots)
+    names = [b.strip().lower() for b in items if b.strip()]
+    if not names:
+        raise ArenaInputError(f"--bots names at least one bot level: {', '.join(BOT_LEVELS)}")
+    unknown = [b for b in dict.fromkeys(names) if b not in BOT_LEVELS]
+    if unknown:
+        which = ", ".join(map(repr, unknown))
+        raise ArenaInputError(
+            f"unknown bot level{'s' if len(unknown) > 1 else ''} {which}: the levels are {', '.join(BOT_LEVELS)}"
+        )
+    n = len(names) if players is None else players
+    if n < 2:
+        raise ArenaInputError(f"an arena needs at least 2 players, not {n} (list more bots or raise --players)")
+    if n < len(names):
+        raise ArenaInputError(f"{len(names)} bots listed for {n} seats (--players): list at most one bot per seat")
+    return tuple(names[i % len(names)] for i in range(n))
+
+
+def entry_labels(lineup: Sequence[str]) -> tuple[str, ...]:
+    """Seat names: the level, numbered where a level fills several seats (seats must differ)."""
+    total = {name: lineup.count(name) for name in lineup}
+    seen: dict[str, int] = {}
+    labels = []
+    for name in lineup:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if total[name] == 1 else f"{name}-{seen[name]}")
+    return tuple(labels)
+
+
+def _derive(*parts: object) -> int:
+    # A hash, not a generator drawn in order: a game's seeds depend on nothing but (seed, game).
+    digest = hashlib.blake2b("/".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1  # 63 bits: a plain non-negative int everywhere
+
+
+def game_seed(seed: int, game: int) -> int:
+    """The dealer's seed of game `game` (from 1) in a run seeded `seed`."""
+    return _derive("arena-game", seed, game)
+
+
+def bot_seed(seed: int, game: int, entry: int) -> int:
+    """The seed of line-up entry `entry` in game `game`, wherever it sits."""
+    return _derive("arena-bot", seed, game, entry)
+
+
+def rotation(game: int, players: int) -> int:
+    return (game - 1) % players
+
+
+def seating(game: int, players: int) -> tuple[int, ...]:
+    """The line-up entry in each seat of game `game`."""
+    r = rotation(game, players)
+    return tuple((seat - r) % players for seat in range(players))
+
+
+def record_name(game: int, games: int) -> str:
+    return f"game-{game:0{max(5, len(str(games)))}d}.json"
+
+
+# ----- playing (in worker processes) -----
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One played game, per seat where it varies: small, since workers send it back pickled."""
+
+    game: int
+    seed: int
+    rotation: int
+    seating: tuple[int, ...]  # the entry in each seat
+    bot_seeds: tuple[int, ...]  # per seat
+    places: tuple[int, ...]  # per seat: 1 is best, tied seats share a place
+    returns: tuple[float, ...] | None  # per seat, single-round games only
+    rounds: int
+    steps: int
+    play_seconds: float
+    write_seconds: float
+
+
+@dataclass(frozen=True)
+class _Spec:
+    preset: str | None
+    options: dict[str, Any]
+    lineup: tuple[str, ...]
+    seed: int
+    games: int
+    records: str | None
+
+
+_worker_spec: _Spec | None = None
+_worker_games: dict[tuple[str, tuple[str, ...]], Game] = {}
+
+
+def _init_worker(spec: _Spec) -> None:
+    # The parent alone answers Ctrl-C: it cancels what is queued and lets running chunks finish,
+    # instead of every worker printing its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_spec
+    _worker_spec = spec
+
+
+def _worker_chunk(numbers: Sequence[int]) -> list[GameRow]:
+    assert _worker_spec is not None, "the worker was not initialised"
+    return play_games(_worker_spec, numbers)
+
+
+def play_games(spec: _Spec, numbers: Iterable[int]) -> list[GameRow]:
+    from .bots import make_bot
+    from .match import new_recorder, play_game
+
+    n = len(spec.lineup)
+    labels = entry_labels(spec.lineup)
+    records = Path(spec.records) if spec.records is not None else None
+    rules = json.dumps(spec.options, sort_keys=True)
+    rows = []
+    for g in numbers:
+        seats = seating(g, n)
+        names = tuple(labels[e] for e in seats)
+        game = _worker_games.get((rules, names))
+        if game is None:  # one Game per rules, rotation and process: building one validates the options
+            game = _worker_games[rules, names] = Game(Options.from_dict(spec.options), names)
+        seed = game_seed(spec.seed, g)
+        seeds = tuple(bot_seed(spec.seed, g, e) for e in seats)
+        players = [
+            {"name": labels[e], "kind": "bot", "level": spec.lineup[e], "seed": s}
+            for e, s in zip(seats, seeds, strict=True)
+        ]
+        started = time.perf_counter()
+        try:
+            agents = [make_bot(spec.lineup[e], s) for e, s in zip(seats, seeds, strict=True)]
+            recorder = new_recorder(game, seed=seed, preset=spec.preset, players=players)
+            state, recorder = play_game(game, agents, seed=seed, recorder=recorder)
+        except Exception as e:
+            raise ArenaError(f"game {g} (seed {seed}, seats {', '.join(names)}) failed: {type(e).__name__}: {e}") from e
+        played = time.perf_counter()
+        assert state.result is not None
+        data = recorder.data
+        if records is not None:
+            data["meta"]["arena"] = {"game": g, "games": spec.games, "run_seed": spec.seed, "rotation": rotation(g, n)}
+            # Compact JSON: with an indent the json module falls back to its pure-Python encoder,
+            # several times slower, and a record is as valid either way.
+            (records / record_name(g, spec.games)).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+        rows.append(
+            GameRow(
+                game=g,
+                seed=seed,
+                rotation=rotation(g, n),
+                seating=seats,
+                bot_seeds=seeds,
+                places=tuple(state.result.places),
+                returns=tuple(state.result.returns) if state.result.returns is not None else None,
+                rounds=len(data["rounds"]),
+                steps=len(data["steps"]),
+                play_seconds=played - started,
+                write_seconds=time.perf_counter() - played,
+            )
+        )
+    return rows
+
+
+def chunk_size(games: int, workers: int) -> int:
+    # Chunks amortise the pickling and hand-over of a task (a fraction of a millisecond, more on a
+    # busy machine) over games of a few milliseconds each; several chunks per worker keep the
+    # workers evenly busy and the progress bar moving.
+    return max(1, min(20, games // max(1, workers * 8)))
+
+
+def play_all(
+    config: ArenaConfig,
+    records: Path | None,
+    on_queued: Callable[[], None] | None = None,
+    on_done: Callable[[int], None] | None = None,
+) -> list[GameRow]:
+    """Every game of the run, in game order.
+
+    `on_queued()` once the workers exist and every game is queued (the moment to start a progress
+    bar: its refresh thread then never sees a fork), `on_done(k)` each time k more games finished.
+    """
+    spec = _Spec(
+        preset=config.preset,
+        options=config.options.to_dict(),
+        lineup=config.lineup,
+        seed=config.seed,
+        games=config.games,
+        records=str(records) if records is not None else None,
+    )
+    size = chunk_size(config.games, config.workers)
+    chunks = [range(a, min(a + size, config.games + 1)) for a in range(1, config.games + 1, size)]
+    rows: list[GameRow] = []
+    if config.workers <= 1:
+        if on_queued:
+            on_queued()
+        for chunk in chunks:
+            done = play_games(spec, chunk)
+            rows.extend(done)
+            if on_done:
+                on_done(len(done))
+    else:
+        workers = min(config.workers, len(chunks))
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(spec,)) as pool:
+            # A fork pool starts all its workers at the first submit.
+            pending: set[Future[list[GameRow]]] = {pool.submit(_worker_chunk, chunk) for chunk in chunks}
+            if on_queued:
+                on_queued()
+            try:
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        done = future.result()
+                        rows.extend(done)
+                        if on_done:
+                            on_done(len(done))
+            except BaseException:
+                for future in pending:
+                    future.cancel()
+                raise
+    rows.sort(key=lambda row: row.game)
+    return rows
+
+
+# ----- statistics -----
+
+
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (successes may be fractional: shared wins)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # min/max: rounding must not put p itself outside its interval at p = 0 or 1
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
+
+
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float | None, float | None]:
+    """The mean and its normal-approximation interval (None below two values)."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, None, None)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return (mean, None, None)
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = z * math.sqrt(var / n)
+    return (mean, mean - half, mean + half)
+
+
+def win_shares(places: Sequence[int]) -> list[float]:
+    """Each seat's share of the win: 1/k for each of k seats sharing first place."""
+    first = sum(1 for p in places if p == 1)
+    return [1.0 / first if p == 1 else 0.0 for p in places]
+
+
+def _group_stats(rows: Sequence[GameRow], entries: Sequence[int], single_round: bool) -> dict[str, Any]:
+    """Win, place and return statistics of a group of line-up entries (a name or one entry)."""
+    wins = 0.0
+    seat_games = 0
+    places: list[float] = []
+    returns: list[float] = []
+    for row in rows:
+        seats = [s for s, e in enumerate(row.seating) if e in entries]
+        if not seats:
+            continue
+        shares = win_shares(row.places)
+        wins += sum(shares[s] for s in seats)
+        seat_games += len(seats)
+        places.append(sum(row.places[s] for s in seats) / len(seats))
+        if row.returns is not None:
+            returns.append(sum(row.returns[s] for s in seats) / len(seats))
+    lo, hi = wilson(wins, seat_games)
+    mean_place, place_lo, place_hi = mean_interval(places)
+    out: dict[str, Any] = {
+        "games": len(places),
+        "seat_games": seat_games,
+        "wins": wins,
+        "win_rate": wins / seat_games if seat_games else None,
+        "win_low": lo,
+        "win_high": hi,
+        "mean_place": mean_place,
+        "place_low": place_lo,
+        "place_high": place_hi,
+    }
+    if single_round:
+        mean_return, return_lo, return_hi = mean_interval(returns)
+        out.update(mean_return=mean_return, return_low=return_lo, return_high=return_hi)
+    return out
+
+
+def head_to_head(rows: Sequence[GameRow], lineup: Sequence[str]) -> list[dict[str, Any]]:
+    """For each pair of names (in line-up order): how often a seat of A finished ahead of B's."""
+    names = list(dict.fromkeys(lineup))
+    tally = {(a, b): [0, 0, 0] for i, a in enumerate(names) for b in names[i + 1 :]}  # A ahead, B ahead, ties
+    for row in rows:
+        for s, e in enumerate(row.seating):
+            for t, f in enumerate(row.seating):
+                a, b = lineup[e], lineup[f]
+                if (a, b) not in tally:
+                    continue
+                pa, pb = row.places[s], row.places[t]
+                tally[a, b][0 if pa < pb else 1 if pb < pa else 2] += 1
+    out = []
+    for (a, b), (ahead, behind, ties) in tally.items():
+        n = ahead + behind + ties
+        score = ahead + ties / 2
+        lo, hi = wilson(score, n)
+        out.append(
+            {
+                "a": a,
+                "b": b,
+                "comparisons": n,
+                "a_ahead": ahead,
+                "b_ahead": behind,
+                "ties": ties,
+                "a_score": score / n if n else None,
+                "low": lo,
+                "high": hi,
+            }
+        )
+    return out
+
+
+def ratings(rows: Sequence[GameRow], lineup: Sequence[str]) -> dict[str, Any]:
+    """OpenSkill Plackett-Luce ratings: one player per entry, updated game by game in order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    labels = entry_labels(lineup)
+    players = [model.rating(name=label) for label in labels]
+    for row in sorted(rows, key=lambda r: r.game):
+        teams = [[players[e]] for e in row.seating]
+        rated = model.rate(teams, ranks=list(row.places))
+        for e, team in zip(row.seating, rated, strict=True):
+            players[e] = team[0]
+    entries = [
+        {"entry": label, "name": name, "mu": p.mu, "sigma": p.sigma, "ordinal": p.mu - 3 * p.sigma}
+        for label, name, p in zip(labels, lineup, players, strict=True)
+    ]
+    by_name = {}
+    for name in dict.fromkeys(lineup):
+        mine = [r for r in entries if r["name"] == name]
+        mu = sum(r["mu"] for r in mine) / len(mine)
+        sigma = sum(r["sigma"] for r in mine) / len(mine)
+        by_name[name] = {"mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
+    return {
+        "model": "openskill PlackettLuce (defaults), ranks = places, games in order",
+        "entries": entries,
+        "names": by_name,
+    }
+
+
+def summarize(rows: Sequence[GameRow], lineup: Sequence[str], single_round: bool) -> dict[str, Any]:
+    names = list(dict.fromkeys(lineup))
+    labels = entry_labels(lineup)
+    n = len(lineup)
+    rated = ratings(rows, lineup)
+    by_name = []
+    for name in names:
+        entries = [e for e, level in enumerate(lineup) if level == name]
+        stats = _group_stats(rows, entries, single_round)
+        by_name.append({"name": name, "seats": len(entries), **stats, "rating": rated["names"][name]})
+    by_entry = []
+    for e, label in enumerate(labels):
+        stats = _group_stats(rows, [e], single_round)
+        by_entry.append({"entry": label, "name": lineup[e], **stats, "rating": rated["entries"][e]})
+    by_seat = []
+    for seat in range(n):
+        cells = {}
+        for name in names:
+            wins = 0.0
+            count = 0
+            for row in rows:
+                if lineup[row.seating[seat]] == name:
+                    count += 1
+                    wins += win_shares(row.places)[seat]
+            lo, hi = wilson(wins, count)
+            cells[name] = {
+                "seat_games": count,
+                "wins": wins,
+                "win_rate": wins / count if count else None,
+                "win_low": lo,
+                "win_high": hi,
+            }
+        seat_wins = sum(win_shares(row.places)[seat] for row in rows)
+        lo, hi = wilson(seat_wins, len(rows))
+        by_seat.append(
+            {
+                "seat": seat,
+                "games": len(rows),
+                "wins": seat_wins,
+                "win_rate": seat_wins / len(rows) if rows else None,
+                "win_low": lo,
+                "win_high": hi,
+                "by_name": cells,
+            }
+        )
+    return {
+        "win_rule": "place 1 is a win; a first place shared by k seats counts 1/k of a win for each",
+        "fair_win_rate": 1 / n,
+        "shared_first_places": sum(1 for row in rows if sum(p == 1 for p in row.places) > 1),
+        "mean_rounds": sum(r.rounds for r in rows) / len(rows) if rows else None,
+        "names": by_name,
+        "entries": by_entry,
+        "seats": by_seat,
+        "head_to_head": head_to_head(rows, lineup),
+        "ratings": rated,
+    }
+
+
+# ----- files -----
+
+
+def default_out_dir(base: Path | None = None) -> Path:
+    root = base or Path("arena")
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = root / stamp
+    k = 2
+    while path.exists():  # two runs in one second
+        path = root / f"{stamp}-{k}"
+        k += 1
+    return path
+
+
+def check_out_dir(path: Path) -> None:
+    """Refuse a folder that already holds a run: its files would mix with this one's."""
+    if path.exists() and not path.is_dir():
+        raise ArenaInputError(f"--out {path} is a file, not a folder")
+    if (path / "results.json").exists() or (path / RECORDS).exists():
+        raise ArenaInputError(f"--out {path} already holds an arena run: choose another folder")
+
+
+def _versions() -> dict[str, str | None]:
+    from importlib import metadata
+
+    out: dict[str, str | None] = {"python": platform.python_version(), "platform": platform.platform()}
+    for dist in ("liarsdice", "openskill", "matplotlib", "numpy", "rich"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = None
+    return out
+
+
+def _bot_sources(lineup: Sequence[str]) -> dict[str, dict[str, str | None]]:
+    # Bots change between runs: the hash of each bot's source file ties the figures to the code.
+    import inspect
+
+    from .bots import BOT_LEVELS
+
+    out: dict[str, dict[str, str | None]] = {}
+    for level in dict.fromkeys(lineup):
+        cls = BOT_LEVELS[level]
+        try:
+            source = inspect.getsourcefile(cls)
+            digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16] if source else None
+        except (OSError, TypeError):
+            digest = None
+        out[level] = {"class": f"{cls.__module__}.{cls.__qualname__}", "source_sha256": digest}
+    return out
+
+
+def write_csv(path: Path, rows: Sequence[GameRow], labels: Sequence[str]) -> Path:
+    n = len(labels)
+    has_returns = any(row.returns is not None for row in rows)
+    header = ["game", "seed", "rotation", "rounds", "steps", "winners"]
+    for s in range(n):
+        header += [f"seat{s}", f"place{s}"] + ([f"return{s}"] if has_returns else []) + [f"bot_seed{s}"]
+    with path.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        for row in rows:
+            line: list[Any] = [
+                row.game,
+                row.seed,
+                row.rotation,
+                row.rounds,
+                row.steps,
+                ";".join(labels[row.seating[s]] for s, p in enumerate(row.places) if p == 1),
+            ]
+            for s in range(n):
+                line += [labels[row.seating[s]], row.places[s]]
+                if has_returns:
+                    line.append(row.returns[s] if row.returns is not None else "")
+                line.append(row.bot_seeds[s])
+            w.writerow(line)
+    return path
+
+
+def write_chart(path: Path, result: ArenaResult) -> Path:
+    # Figure and the Agg canvas directly: no pyplot, so no global backend switch for a library.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    summary = result.summary
+    names = summary["names"]
+    entries = summary["ratings"]["entries"]
+    fig = Figure(figsize=(11, 4.8), dpi=120)
+    FigureCanvasAgg(fig)
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1, 1.2]})
+    xs = range(len(names))
+    rates = [g["win_rate"] for g in names]
+    err = [[g["win_rate"] - g["win_low"] for g in names], [g["win_high"] - g["win_rate"] for g in names]]
+    colours = ["#1f6f5c", "#b03a2e", "#2e5eaa", "#c27c0e", "#6c3483", "#566573"]
+    left.bar(xs, rates, yerr=err, capsize=6, color=[colours[i % len(colours)] for i in xs], alpha=0.85)
+    left.axhline(summary["fair_win_rate"], color="#444", ls="--", lw=1, label=f"fair share 1/{result.config.players}")
+    for x, g in zip(xs, names, strict=True):
+        left.annotate(
+            f"{g['win_rate']:.3f}",
+            (x, g["win_high"]),
+            textcoords="offset points",
+            xytext=(0, 4),
+            ha="center",
+            fontsize=9,
+        )
+    left.set_xticks(list(xs), [f"{g['name']}\n×{g['seats']}" if g["seats"] > 1 else g["name"] for g in names])
+    left.set_ylabel("win rate per seat-game (Wilson 95%)")
+    left.set_ylim(0, min(1.12, max(g["win_high"] for g in names) * 1.2 + 0.02))
+    left.legend(loc="upper right", fontsize=8)
+    left.grid(True, axis="y", alpha=0.3)
+    ys = range(len(entries))
+    name_index = {g["name"]: i for i, g in enumerate(names)}
+    for y, r in zip(ys, entries, strict=True):
+        c = colours[name_index[r["name"]] % len(colours)]
+        right.errorbar(r["mu"], y, xerr=3 * r["sigma"], fmt="o", color=c, capsize=5)
+        right.annotate(
+            f"μ {r['mu']:.1f}, σ {r['sigma']:.2f}, ordinal {r['ordinal']:.1f}",
+            (r["mu"], y),
+            textcoords="offset points",
+            xytext=(0, 7),
+            ha="center",
+            fontsize=8,
+        )
+    right.set_yticks(list(ys), [r["entry"] for r in entries])
+    right.set_ylim(-0.7, len(entries) - 0.3)
+    right.invert_yaxis()
+    right.set_xlabel("OpenSkill Plackett-Luce rating: μ ± 3σ (left end: ordinal)")
+    right.grid(True, axis="x", alpha=0.3)
+    c = result.config
+    fig.suptitle(f"{c.preset or 'custom'}, {c.players} players, {len(result.rows)} games, seed {c.seed}")
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
+
+
+# ----- a whole run -----
+
+
+@dataclass
+class ArenaResult:
+    config: ArenaConfig
+    rows: list[GameRow]
+    summary: dict[str, Any]
+    play_seconds: float  # wall time of the games, start of the pool to the last result
+    out: Path | None = None
+    files: dict[str, str] = field(default_factory=dict)
+    bots: dict[str, dict[str, str | None]] = field(default_factory=dict)  # the bots' code, when the run began
+
+    @property
+    def games_per_second(self) -> float:
+        return len(self.rows) / self.play_seconds if self.play_seconds > 0 else math.inf
+
+    def timing(self) -> dict[str, Any]:
+        n = max(1, len(self.rows))
+        busy = sum(r.play_seconds + r.write_seconds for r in self.rows)
+        return {
+            "wall_seconds": self.play_seconds,
+            "games_per_second": self.games_per_second,
+            "workers": self.config.workers,
+            "play_ms_per_game": 1000 * sum(r.play_seconds for r in self.rows) / n,
+            "record_ms_per_game": 1000 * sum(r.write_seconds for r in self.rows) / n,
+            # the share of the workers' wall time spent inside games and records; the rest is the
+            # arena's own overhead (process start, hand-over) plus whatever else the machine ran
+            "busy_fraction": busy / (self.play_seconds * self.config.workers) if self.play_seconds > 0 else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        c = self.config
+        return {
+            "format": "liarsdice-arena",
+            "version": 1,
+            "arguments": c.arguments,
+            "preset": c.preset,
+            "options": c.options.to_dict(),
+            "players": c.players,
+            "lineup": [{"entry": label, "name": name} for label, name in zip(c.labels, c.lineup, strict=True)],
+            "games": len(self.rows),
+            "seed": c.seed,
+            "seeding": SEEDING,
+            "records": RECORDS if c.records else None,
+            "versions": _versions(),
+            "bots": self.bots or _bot_sources(c.lineup),
+            "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+            "timing": self.timing(),
+            **self.summary,
+            "game_rows": [
+                {
+                    "game": r.game,
+                    "seed": r.seed,
+                    "rotation": r.rotation,
+                    "seats": [c.labels[e] for e in r.seating],
+                    "bot_seeds": list(r.bot_seeds),
+                    "places": list(r.places),
+                    "returns": list(r.returns) if r.returns is not None else None,
+                    "rounds": r.rounds,
+                    "steps": r.steps,
+                }
+                for r in self.rows
+            ],
+        }
+
+
+def run_arena(
+    config: ArenaConfig,
+    *,
+    on_queued: Callable[[], None] | None = None,
+    on_done: Callable[[int], None] | None = None,
+    write: bool = True,
+) -> ArenaResult:
+    """Play the run and, if `write` (and config.out is set), write its files under config.out."""
+    out = config.out if write else None
+    records = None
+    if out is not None:
+        check_out_dir(out)
+        out.mkdir(parents=True, exist_ok=True)
+        if config.records:
+            records = out / RECORDS
+            records.mkdir()
+    bots = _bot_sources(config.lineup)
+    started = time.perf_counter()
+    rows = play_all(config, records, on_queued, on_done)
+    played = time.perf_counter() - started
+    single_round = any(r.returns is not None for r in rows)
+    result = ArenaResult(config, rows, summarize(rows, config.lineup, single_round), played, out, bots=bots)
+    if out is not None:
+        result.files["csv"] = str(write_csv(out / "results.csv", rows, config.labels))
+        result.files["chart"] = str(write_chart(out / "results.png", result))
+        if records is not None:
+            result.files["records"] = str(records)
+        result.files["json"] = str(out / "results.json")
+        data = result.to_json()
+        data["files"] = {k: Path(v).name for k, v in result.files.items()}
+        (out / "results.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    return result
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+# ----- the terminal -----
+
+
+def _ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]" if lo is not None and hi is not None else ""
+
+
+def make_progress(console: Any) -> Any:
+    """A progress bar for the games: done of total, games per second, elapsed and remaining."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Rate(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:6.1f} games/s" if speed else "  ---- games/s", style="progress.data.speed")
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        Rate(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+    )
+
+
+def print_report(result: ArenaResult, console: Any) -> None:
+    from rich.table import Table
+
+    c = result.config
+    s = result.summary
+    single_round = any("mean_return" in g for g in s["names"])
+    console.print(
+        f"[bold]{c.preset or 'custom rules'}[/], {c.players} players ({', '.join(c.labels)} in game 1), "
+        f"{len(result.rows)} games, seed {c.seed}"
+    )
+    if len(result.rows) % c.players:
+        console.print(
+            f"[yellow]{len(result.rows)} games is not a multiple of {c.players}: "
+            "the seats are rotated as evenly as that allows[/]"
+        )
+
+    bots = Table(title=f"Bots (win rate per seat-game, Wilson 95%; fair share {s['fair_win_rate']:.3f})")
+    for col in ("bot", "seats", "seat-games", "wins", "win rate [95%]", "mean place [95%]"):
+        bots.add_column(col, justify="left" if col == "bot" else "right")
+    if single_round:
+        bots.add_column("mean return [95%]", justify="right")
+    for col in ("μ", "σ", "μ-3σ"):
+        bots.add_column(col, justify="right")
+    for g in s["names"]:
+        r = g["rating"]
+        cells = [
+            g["name"],
+            str(g["seats"]),
+            str(g["seat_games"]),
+            f"{g['wins']:g}",
+            f"{g['win_rate']:.3f} {_ci(g['win_low'], g['win_high'])}",
+            f"{g['mean_place']:.3f} {_ci(g['place_low'], g['place_high'])}",
+        ]
+        if single_round:
+            cells.append(f"{g['mean_return']:+.3f} {_ci(g['return_low'], g['return_high'])}")
+        cells += [f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}"]
+        bots.add_row(*cells)
+    console.print(bots)
+
+    if s["head_to_head"]:
+        names = [g["name"] for g in s["names"]]
+        h2h = Table(title="Head to head: how often the row's bot finished ahead of the column's (ties count half)")
+        h2h.add_column("")
+        for name in names:
+            h2h.add_column(name, justify="right")
+        cell: dict[tuple[str, str], str] = {}
+        for h in s["head_to_head"]:
+            n = h["comparisons"]
+            if not n:
+                continue
+            b = (h["b_ahead"] + h["ties"] / 2) / n  # not 1 - a: rounding would split the two ways
+            cell[h["a"], h["b"]] = f"{h['a_score']:.3f} {_ci(h['low'], h['high'])}"
+            cell[h["b"], h["a"]] = f"{b:.3f} {_ci(1 - h['high'], 1 - h['low'])}"
+        for a in names:
+            h2h.add_row(a, *(cell.get((a, b), "-") for b in names))
+        console.print(h2h)
+
+    seats = Table(title="Win rate by seat")
+    seats.add_column("seat", justify="right")
+    names = [g["name"] for g in s["names"]]
+    for name in names:
+        seats.add_column(name, justify="right")
+    seats.add_column("whoever sat there", justify="right")
+    for seat in s["seats"]:
+        row = [str(seat["seat"])]
+        for name in names:
+            cellv = seat["by_name"][name]
+            row.append(
+                f"{cellv['win_rate']:.3f} {_ci(cellv['win_low'], cellv['win_high'])}" if cellv["seat_games"] else "-"
+            )
+        row.append(f"{seat['win_rate']:.3f} {_ci(seat['win_low'], seat['win_high'])}")
+        seats.add_row(*row)
+    console.print(seats)
+
+    if len(s["entries"]) > len(s["names"]):
+        entries = Table(title="Each seat of the line-up (rated as its own player)")
+        for col in ("entry", "win rate [95%]", "mean place [95%]", "μ", "σ", "μ-3σ"):
+            entries.add_column(col, justify="left" if col == "entry" else "right")
+        for e in s["entries"]:
+            r = e["rating"]
+            entries.add_row(
+                e["entry"],
+                f"{e['win_rate']:.3f} {_ci(e['win_low'], e['win_high'])}",
+                f"{e['mean_place']:.3f} {_ci(e['place_low'], e['place_high'])}",
+                f"{r['mu']:.2f}",
+                f"{r['sigma']:.2f}",
+                f"{r['ordinal']:.2f}",
+            )
+        console.print(entries)
+
+    t = result.timing()
+    console.print(
+        f"{s['win_rule']}; {s['shared_first_places']} games had a shared first place. "
+        f"Mean rounds per game: {s['mean_rounds']:.1f}."
+    )
+    console.print(
+        f"[bold]{len(result.rows)} games in {t['wall_seconds']:.1f} s: {t['games_per_second']:.1f} games/s[/] "
+        f"on {c.workers} worker{'s' if c.workers != 1 else ''} (per game {t['play_ms_per_game']:.2f} ms playing, "
+        f"{t['record_ms_per_game']:.2f} ms writing its record)"
+    )
+    if result.out is not None:
+        console.print(
+            f"Written to {result.out}/: results.json, results.csv, results.png"
+            + (f", {RECORDS}/ ({len(result.rows)} game records)" if c.records else "")
+        )

@@ -1,0 +1,221 @@
+"""The arena: seats rotated evenly, runs reproducible, files complete, statistics right, CLI errors clear."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import liarsdice.bots
+from liarsdice.arena import (
+    ArenaConfig,
+    ArenaError,
+    ArenaInputError,
+    ArenaResult,
+    GameRow,
+    game_seed,
+    mean_interval,
+    parse_lineup,
+    ratings,
+    run_arena,
+    seating,
+    wilson,
+    win_shares,
+)
+from liarsdice.bots import Limit, RandomBot
+from liarsdice.cli import build_options
+from liarsdice.record import load_record, replay
+from liarsdice.rules import Action, PlayerView
+
+LIARSDICE = Path(sys.executable).parent / "liarsdice"
+
+
+def config(
+    bots: str, preset: str, games: int, *, seed: int = 11, workers: int = 1, out: Path | None = None, **kw: bool
+) -> ArenaConfig:
+    lineup = parse_lineup(bots)
+    return ArenaConfig(preset, build_options(preset, len(lineup)), lineup, games, seed, workers, out, **kw)
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory: pytest.TempPathFactory) -> ArenaResult:
+    out = tmp_path_factory.mktemp("arena") / "run"
+    return run_arena(config("random,probability", "classic", 40, workers=2, out=out))
+
+
+def test_a_small_run_writes_every_file(small_run: ArenaResult) -> None:
+    out = small_run.out
+    assert out is not None
+    data = json.loads((out / "results.json").read_text())
+    assert data["games"] == 40 and data["seed"] == 11 and data["preset"] == "classic"
+    assert data["versions"]["openskill"] and data["timing"]["games_per_second"] > 0
+    assert data["bots"]["probability"]["class"] == "liarsdice.bots.probability.ProbabilityBot"
+    assert len(data["bots"]["random"]["source_sha256"]) == 16
+    assert [g["name"] for g in data["names"]] == ["random", "probability"]
+    assert len(data["game_rows"]) == 40
+    with (out / "results.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["game"]) for r in rows] == list(range(1, 41))
+    assert {r["seat0"] for r in rows} == {"random", "probability"}
+    assert (out / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    records = sorted((out / "records").iterdir())
+    assert [p.name for p in records] == [f"game-{g:05d}.json" for g in range(1, 41)]
+
+
+def test_wins_add_up_and_seats_rotate_evenly(small_run: ArenaResult) -> None:
+    names = small_run.summary["names"]
+    assert sum(g["wins"] for g in names) == pytest.approx(40)
+    assert all(g["seat_games"] == 40 and g["games"] == 40 for g in names)
+    # each entry sat in each seat for half the games
+    sat = Counter((row.seating[s], s) for row in small_run.rows for s in range(2))
+    assert sat == {(0, 0): 20, (0, 1): 20, (1, 0): 20, (1, 1): 20}
+    assert [row.seating for row in small_run.rows[:3]] == [(0, 1), (1, 0), (0, 1)]
+    assert len({row.seed for row in small_run.rows}) == 40
+
+
+def test_records_replay_to_the_reported_places(small_run: ArenaResult) -> None:
+    assert small_run.out is not None
+    for row in small_run.rows[::7]:
+        data = load_record(small_run.out / "records" / f"game-{row.game:05d}.json")
+        assert data["seed"] == row.seed
+        assert [p["seed"] for p in data["players"]] == list(row.bot_seeds)
+        steps = list(replay(data))
+        result = steps[-1].after.result
+        assert result is not None and tuple(result.places) == row.places
+
+
+def test_the_same_seed_reproduces_the_run(small_run: ArenaResult, tmp_path: Path) -> None:
+    # in process this time: which worker plays a game must not matter
+    again = run_arena(config("random,probability", "classic", 40, workers=1, out=tmp_path / "again"))
+    assert small_run.out is not None
+    assert (tmp_path / "again" / "results.csv").read_bytes() == (small_run.out / "results.csv").read_bytes()
+    assert again.summary == small_run.summary
+    other = run_arena(config("random,probability", "classic", 40, seed=12), write=False)
+    assert [r.seed for r in other.rows] != [r.seed for r in small_run.rows]
+
+
+def test_ratings_put_the_stronger_bot_first(small_run: ArenaResult) -> None:
+    rated = small_run.summary["ratings"]["names"]
+    assert rated["probability"]["mu"] > rated["random"]["mu"]
+    assert rated["probability"]["ordinal"] > rated["random"]["ordinal"]
+    # and on made-up results where "b" finishes first in 3 games of 4, whatever its seat
+    rows = []
+    for g in range(1, 41):
+        seats = seating(g, 2)
+        by_entry = (1, 2) if g % 4 == 0 else (2, 1)
+        rows.append(GameRow(g, g, 0, seats, (0, 0), tuple(by_entry[e] for e in seats), None, 1, 1, 0.0, 0.0))
+    a, b = ratings(rows, ["a", "b"])["entries"]
+    assert b["mu"] > a["mu"] and b["ordinal"] > a["ordinal"]
+
+
+def test_wilson_and_mean_intervals_match_known_values() -> None:
+    assert wilson(8, 10) == pytest.approx((0.4902, 0.9433), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    mean, lo, hi = mean_interval([1.0, -1.0] * 50)
+    assert mean == 0 and hi == pytest.approx(1.959964 * (100 / 99) ** 0.5 / 10)
+    assert lo == pytest.approx(-hi)
+    assert mean_interval([3.0])[1:] == (None, None)
+
+
+def test_shared_first_places_share_the_win() -> None:
+    assert win_shares([1, 1, 3]) == [0.5, 0.5, 0.0]
+    assert win_shares([2, 1, 3, 4]) == [0.0, 1.0, 0.0, 0.0]
+
+
+def test_a_four_seat_table_pools_a_repeated_name() -> None:
+    result = run_arena(config("probability,random,random,random", "classic", 8), write=False)
+    s = result.summary
+    random_ = next(g for g in s["names"] if g["name"] == "random")
+    assert [g["name"] for g in s["names"]] == ["probability", "random"]
+    assert random_["seats"] == 3 and random_["seat_games"] == 24 and random_["games"] == 8
+    assert sum(g["wins"] for g in s["names"]) == pytest.approx(8)
+    assert [e["entry"] for e in s["entries"]] == ["probability", "random-1", "random-2", "random-3"]
+    assert all(e["seat_games"] == 8 for e in s["entries"])
+    sat = Counter((row.seating[s], s) for row in result.rows for s in range(4))
+    assert set(sat.values()) == {2} and len(sat) == 16
+    (h2h,) = s["head_to_head"]
+    assert (h2h["a"], h2h["b"], h2h["comparisons"]) == ("probability", "random", 24)
+    assert h2h["a_ahead"] + h2h["b_ahead"] + h2h["ties"] == 24
+    assert [r["name"] for r in s["ratings"]["entries"]] == ["probability", "random", "random", "random"]
+
+
+def test_single_round_games_report_the_mean_return() -> None:
+    result = run_arena(config("random,probability", "openspiel", 30), write=False)
+    assert {row.rounds for row in result.rows} == {1}
+    for g in result.summary["names"]:
+        assert -1 <= g["return_low"] <= g["mean_return"] <= g["return_high"] <= 1
+    assert sum(g["mean_return"] for g in result.summary["names"]) == pytest.approx(0)
+
+
+def test_lineups_cycle_and_bad_ones_are_refused() -> None:
+    assert parse_lineup("random,probability", 5) == ("random", "probability", "random", "probability", "random")
+    assert parse_lineup(" Random , probability ") == ("random", "probability")
+    with pytest.raises(ArenaInputError, match="unknown bot level 'genius': the levels are random"):
+        parse_lineup("random,genius")
+    with pytest.raises(ArenaInputError, match="at least 2 players"):
+        parse_lineup("random")
+    with pytest.raises(ArenaInputError, match="3 bots listed for 2 seats"):
+        parse_lineup("random,random,probability", 2)
+
+
+# ----- the command line -----
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(LIARSDICE), *args], capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_cli_runs_an_arena_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    done = _cli(
+        "arena", "--bots", "random,probability", "--preset", "perudo", "--games", "12", "--workers", "2",
+        "--seed", "5", "--out", str(out), "-o", "dice_per_player=3",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "games/s" in done.stdout and "Head to head" in done.stdout and "probability" in done.stdout
+    data = json.loads((out / "results.json").read_text())
+    assert data["options"]["dice_per_player"] == 3 and data["arguments"]["seed"] == 5
+    assert _cli("replay", "--check", str(out / "records" / "game-00012.json")).returncode == 0
+    again = _cli("arena", "--bots", "random,probability", "--games", "2", "--out", str(out))
+    assert again.returncode == 2 and "already holds an arena run" in again.stderr
+    bare = _cli("arena", "--bots", "random,random", "--preset", "classic", "--games", "3", "--workers", "1",
+                "--no-records", "--out", str(tmp_path / "bare"))  # fmt: skip
+    assert bare.returncode == 0, bare.stderr
+    assert not (tmp_path / "bare" / "records").exists() and (tmp_path / "bare" / "results.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "random,genius"], "unknown bot level 'genius': the levels are random, probability"),
+        (["--bots", "random"], "at least 2 players, not 1"),
+        (["--bots", "random,random", "--players", "1"], "at least 2 players, not 1"),
+        (["--bots", "random", "--players", "9"], "perudo is played by 2 to 6 players, not 9"),
+        (["--bots", "random,random", "--games", "0"], "--games must be at least 1, not 0"),
+        (["--bots", "random,random", "--preset", "nope"], "unknown preset 'nope'"),
+    ],
+)
+def test_cli_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path) -> None:
+    result = _cli("arena", *args, "--out", str(tmp_path / "run"))
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+class BrokenBot(RandomBot):
+    def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
+        raise RuntimeError("lost its dice")
+
+
+def test_a_failing_bot_names_the_game_to_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(liarsdice.bots.BOT_LEVELS, "probability", BrokenBot)
+    with pytest.raises(ArenaError, match=rf"game 1 \(seed {game_seed(11, 1)}, .*RuntimeError: lost its dice"):
+        run_arena(config("random,probability", "classic", 4), write=False)

@@ -1,0 +1,291 @@
+"""The strong bot: its belief over the other cups, its decisions, legality everywhere, strength."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from liarsdice.bots import BOT_LEVELS, StrongBot, make_bot
+from liarsdice.bots import strong as st
+from liarsdice.bots.strong import Estimate, Round, hand_space
+from liarsdice.match import play_game
+from liarsdice.rules import (
+    PRESETS,
+    Accuse,
+    Action,
+    AllIn,
+    Bid,
+    BidAction,
+    Challenge,
+    Claim,
+    Exact,
+    Game,
+    GameState,
+    Pass,
+    PlayerView,
+    Reroll,
+    Vote,
+    preset_options,
+)
+from positions import play, position
+
+
+def estimate(view: PlayerView) -> Estimate:
+    return Estimate(Round(view))
+
+
+def mean_count(est: Estimate, seat: int, face: int) -> float:
+    """The expected number of dice under `seat`'s cup that count for `face`, as `est` believes."""
+    dist = est.seat_dists[seat][face - 1]
+    return float(np.dot(np.arange(len(dist)), dist))
+
+
+@pytest.fixture
+def no_bluffs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decision tests check the reasoned move, not the occasional seeded bluff."""
+    monkeypatch.setattr(st, "BLUFF_RATE", 0.0)
+
+
+# ----- the belief -----
+
+
+def test_bids_on_a_face_raise_the_belief_in_that_face_in_the_bidders_cup() -> None:
+    hands = [(1, 2, 3, 4, 6), (5, 5, 5, 2, 3), (6, 6, 1, 2, 4)]
+    start = position("classic", hands)
+    prior = 5 / 6
+    once = play(start, BidAction(Bid(1, 2)), BidAction(Bid(2, 5)), BidAction(Bid(2, 6)))
+    twice = play(once, BidAction(Bid(3, 2)), BidAction(Bid(4, 5)), BidAction(Bid(4, 6)))
+    first, second = estimate(once.view(0)), estimate(twice.view(0))
+    assert prior < mean_count(first, 1, 5) < mean_count(second, 1, 5)
+    assert prior < mean_count(first, 2, 6) < mean_count(second, 2, 6)
+    # a player bidding fives would rather have bid sixes if it held them
+    assert mean_count(second, 1, 6) < prior
+    # and the chance of the table holding many fives rises with it
+    assert estimate(start.view(0)).chance_true(Bid(4, 5)) < second.chance_true(Bid(4, 5))
+
+
+def test_the_other_cups_never_change_what_the_bot_believes() -> None:
+    a = play(position("perudo", [(1, 2, 3, 4, 5), (6, 6, 6, 6, 6)], starter=1), BidAction(Bid(2, 6)))
+    b = play(position("perudo", [(1, 2, 3, 4, 5), (2, 3, 4, 5, 5)], starter=1), BidAction(Bid(2, 6)))
+    ea, eb = estimate(a.view(0)), estimate(b.view(0))
+    assert np.array_equal(ea.weights[1], eb.weights[1])
+    for seed in range(10):
+        assert StrongBot(seed).act(a.view(0)) == StrongBot(seed).act(b.view(0))
+
+
+def test_a_push_resets_the_belief_over_the_rerolled_cup() -> None:
+    state = position("soar", [(2, 3, 4, 6, 6), (5, 5, 1, 2, 3)])
+    bid = play(state, BidAction(Bid(1, 6)), BidAction(Bid(3, 5)))
+    before = estimate(play(bid, BidAction(Bid(4, 6))).view(1))
+    assert not np.allclose(before.weights[0], hand_space(5, 6).prior)  # bids move the belief
+    pushed = play(state, BidAction(Bid(1, 6)), BidAction(Bid(3, 5), (1, 5, 5)), Reroll(1, (4, 4)))
+    after = estimate(pushed.view(0))
+    # what seat 1 did before its push says nothing of the two dice it rerolled
+    assert np.allclose(after.weights[1], hand_space(2, 6).prior)
+    # its pushed dice are public: two fives and a wild one make 3x5 certain
+    assert after.chance_true(Bid(3, 5)) == 1.0
+    assert after.chance_true(Bid(5, 5)) < 1.0
+
+
+def test_a_pass_raises_the_chance_of_a_one_face_hand() -> None:
+    for dice, least, times in ((5, 6 / 6**5, 5), (2, 6 / 6**2, 3)):
+        state = position("soar", [(2, 3, 4, 5, 6), (3,) * dice, (1, 2, 2, 4, 6)])
+        passed = play(state, BidAction(Bid(2, 4)), Pass())
+        space = hand_space(dice, 6)
+        prior = float(space.prior[space.one_face.any(axis=1)].sum())
+        assert prior == pytest.approx(least)
+        # a pass is evidence, though five dice of one face are rare enough that most passes lie
+        assert estimate(passed.view(2)).pass_valid(1, 1) > times * prior
+    assert estimate(passed.view(2)).pass_valid(1, 1) > 0.5
+
+
+def test_votes_and_the_challenge_move_the_belief_in_the_siding_game() -> None:
+    hands = [(2, 3, 4, 5, 6), (2, 3, 5, 5, 6), (2, 3, 5, 6, 6), (1, 2, 3, 5, 6)]
+    state = play(position("jokers", hands), BidAction(Bid(4, 4)), Challenge(0), Vote(True))
+    est = estimate(state.view(3))
+    prior = 2 * 5 / 6  # fours and jokers
+    assert mean_count(est, 2, 4) > prior  # the believer
+    assert mean_count(est, 1, 4) < prior  # the accuser
+
+
+def test_learns_from_the_reveals_how_much_each_seat_bids_from_its_hand() -> None:
+    game = Game(preset_options("perudo", {"num_players": 3}))
+    strong = StrongBot(1)
+    play_game(game, [strong, make_bot("probability", 2), make_bot("random", 3)], seed=4)
+    noise = strong.noise()
+    assert set(noise) == {1, 2}
+    # the probability bot bids its best face; random play bids anything
+    assert noise[1] < st.BID_NOISE < noise[2]
+
+
+# ----- decisions -----
+
+
+def test_challenges_a_bid_that_cannot_be_true() -> None:
+    state = play(position("classic", [(2, 2, 3, 3, 4), (6,)], starter=1), BidAction(Bid(2, 6)))
+    for seed in range(20):
+        assert StrongBot(seed).act(state.view(0)) == Challenge(1)
+
+
+def test_calls_spot_on_when_it_is_clearly_right() -> None:
+    # five fives of ours: 5x5 is exact unless the one unseen die is a five
+    state = play(position("red-dead", [(5, 5, 5, 5, 5), (3,)], starter=1), BidAction(Bid(5, 5)))
+    for seed in range(20):
+        assert StrongBot(seed).act(state.view(0)) == Exact()
+
+
+def test_votes_with_the_likelier_side() -> None:
+    believable = play(position("jokers", [(1, 2, 3, 4, 5), (2, 3, 4, 5, 6), (1, 1, 1, 1, 6)]), BidAction(Bid(3, 6)))
+    believable = play(believable, Challenge(0))
+    assert believable.view(2).legal is not None and believable.view(2).legal.voting
+    doubtful = play(position("jokers", [(2, 3, 4, 5, 6), (2, 3, 4, 5, 6), (2, 3, 4, 5, 6)]), BidAction(Bid(9, 1)))
+    doubtful = play(doubtful, Challenge(0))
+    for seed in range(10):
+        assert StrongBot(seed).act(believable.view(2)) == Vote(True)
+        assert StrongBot(seed).act(doubtful.view(2)) == Vote(False)
+
+
+def test_does_not_bid_what_it_knows_is_false(no_bluffs: None) -> None:
+    # we hold no threes and the other cup has one die: 3x3 can never be true, 2x3 rarely
+    state = play(position("classic", [(4, 4, 5, 5, 6), (1,)], starter=1), BidAction(Bid(1, 3)))
+    action = StrongBot(0).act(state.view(0))
+    assert isinstance(action, BidAction)
+    assert Estimate(Round(state.view(0))).chance_true(action.bid) > 0.5
+
+
+def test_tavern_raises_with_a_sure_claim_to_leave_the_next_player_short(no_bluffs: None) -> None:
+    # Round 3 (bet 3, next round 4): three eights make 3x8 certain. A raise to 7 leaves the other
+    # player, if it stays in, 3 chips: if it then loses, it opens round 4 unable to pay and folds
+    # round after round.
+    state = position("tavern", [(8, 8, 8), (1, 2, 3)], round_no=3, chips=[10, 10])
+    action = StrongBot(0).act(state.view(0))
+    assert isinstance(action, Claim)
+    assert action.raise_to == 7
+    assert Estimate(Round(state.view(0))).chance_true(action.bid) == 1.0
+    # Already short at this bet (5 - 3 < 4): raising would only cost us chips.
+    short = position("tavern", [(8, 8, 8), (1, 2, 3)], round_no=3, chips=[10, 5])
+    action = StrongBot(0).act(short.view(0))
+    assert isinstance(action, Claim) and action.raise_to is None
+
+
+def test_tavern_accuses_a_claim_that_cannot_be_true() -> None:
+    state = play(position("tavern", [(1, 2, 3), (4, 5, 6), (7, 7, 7)]), Claim(Bid(9, 8)))
+    choice = StrongBot(0).act(state.view(1))
+    assert choice == Accuse()
+    broke = play(position("tavern", [(1, 2, 3), (4, 5, 6)], round_no=5, chips=[10, 0]), Claim(Bid(6, 8)))
+    assert StrongBot(0).act(broke.view(1)) == AllIn()
+
+
+def test_bluffs_sometimes_but_only_with_legal_bids() -> None:
+    state = position("perudo", [(3, 3, 3, 5, 6), (2, 2, 4, 4, 6), (1, 2, 3, 4, 5), (2, 3, 4, 5, 6)])
+    view = state.view(0)
+    seen = {StrongBot(seed).act(view) for seed in range(300)}
+    assert len(seen) > 1
+    assert seen <= set(view.legal_actions)
+
+
+def test_falls_back_to_a_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = play(position("classic", [(2, 2, 3, 3, 4), (6,)], starter=1), BidAction(Bid(2, 6)))
+    view = state.view(0)
+
+    def illegal(self: StrongBot, moves: list[object]) -> Action:
+        return BidAction(Bid(1, 2))  # below the standing bid
+
+    monkeypatch.setattr(StrongBot, "_pick", illegal)
+    assert StrongBot(0).act(view) == Challenge(1)
+
+
+def test_uses_the_actions_each_preset_offers() -> None:
+    kinds: dict[str, set[str]] = {}
+
+    class Watch:
+        def __init__(self, bot: StrongBot, seen: set[str]) -> None:
+            self.bot, self.seen = bot, seen
+
+        def act(self, view: PlayerView, limit: object = None) -> Action:
+            action = self.bot.act(view)
+            self.seen.add(type(action).__name__ + ("+push" if getattr(action, "push", ()) else ""))
+            if isinstance(action, Claim) and action.raise_to is not None:
+                self.seen.add("raise")
+            return action
+
+    for preset, games in (("soar", 6), ("jokers", 4), ("tavern", 8), ("perudo", 4)):
+        seen = kinds.setdefault(preset, set())
+        for g in range(games):
+            agents = [Watch(StrongBot(s), seen) if s != 1 else make_bot("probability", s) for s in range(3)]
+            play_game(Game(preset_options(preset, {"num_players": 3})), agents, seed=g)
+    assert {"BidAction+push", "Exact", "Challenge"} <= kinds["soar"]
+    assert {"Vote", "Challenge"} <= kinds["jokers"]
+    assert {"Claim", "Accuse", "raise"} <= kinds["tavern"]
+    assert {"Exact", "Challenge"} <= kinds["perudo"]
+
+
+# ----- every preset, every table size: only legal actions -----
+
+
+def _random_positions(preset: str, players: int, count: int, rng: random.Random) -> list[GameState]:
+    """Positions reached by random play: random depths into random games."""
+    game = Game(preset_options(preset, {"num_players": players}))
+    out: list[GameState] = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        stop = rng.randrange(1, 40)
+        steps = 0
+        while not state.is_terminal:
+            if state.is_chance:
+                state, _ = state.apply(state.sample_chance(rng))
+                continue
+            steps += 1
+            if steps >= stop:
+                out.append(state)
+                break
+            state, _ = state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_only_legal_actions_in_random_positions(preset: str) -> None:
+    rng = random.Random(preset)
+    checked = 0
+    for players in range(2, 7):
+        for i, state in enumerate(_random_positions(preset, players, 8, rng)):
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            action = StrongBot(i).act(view)
+            assert action in view.legal_actions, f"{preset} {players}: {action!r}"
+            checked += 1
+    assert checked == 40
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_whole_games_against_random_play_are_legal(preset: str) -> None:
+    # play_game raises if any bot chooses an illegal action
+    for players in (2, 5):
+        agents = [make_bot("strong" if s % 2 == 0 else "random", s) for s in range(players)]
+        state, _ = play_game(Game(preset_options(preset, {"num_players": players})), agents, seed=players)
+        assert state.is_terminal
+
+
+def test_registered() -> None:
+    assert BOT_LEVELS["strong"] is StrongBot
+    assert isinstance(make_bot("strong", 1), StrongBot)
+
+
+# ----- strength -----
+
+
+def test_beats_the_probability_bot_heads_up_in_perudo() -> None:
+    games = 200
+    wins = 0
+    game = Game(preset_options("perudo", {"num_players": 2}))
+    for g in range(games):
+        seat = g % 2  # alternate seats so the opener's edge cancels
+        agents = [make_bot("strong" if s == seat else "probability", 10 * g + s) for s in range(2)]
+        state, _ = play_game(game, agents, seed=5000 + g)
+        assert state.result is not None
+        wins += state.result.places[seat] == 1
+    # measured about 0.97; 0.75 over 200 games leaves room for luck, not for a broken bot
+    assert wins / games >= 0.75, f"strong won {wins} of {games} perudo games against probability"
