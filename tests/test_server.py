@@ -492,6 +492,43 @@ def test_an_away_player_is_played_by_a_bot_and_gets_the_seat_back(tmp_path: Path
                 assert mine["seat"] == 1 and len(mine["cup"]) == 5
 
 
+def test_idle_tables_leave_memory_and_come_back(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", unload_after=3600) as client:
+        manager = client.app.state.rooms  # type: ignore[attr-defined]
+        idle = create(client, "perudo", options={"num_players": 3})
+        watched = create(client, "soar", options={"num_players": 2})
+        playing = create(client, "classic", options={"num_players": 2})
+        with connect(client, playing["code"], playing["token"]) as ann:
+            ann.send(type="fill_bots", level="probability")
+            ann.send(type="start")
+            ann.state()
+        with connect(client, watched["code"], None):
+            # an hour later: only the open table that nobody watches is put away
+            assert client.portal.call(manager.unload_idle, time.monotonic() + 7200) == 1  # type: ignore[union-attr]
+            assert idle["code"] not in manager.rooms
+            assert watched["code"] in manager.rooms and playing["code"] in manager.rooms
+        # asked for again, it is loaded from the database as it was
+        info = client.get(f"/api/tables/{idle['code']}").json()
+        assert info["status"] == "open" and info["seats"][0]["name"] == "Ann"
+        assert idle["code"] in manager.rooms
+        bo = join(client, idle["code"], "Bo")
+        with connect(client, idle["code"], idle["token"]) as ann:
+            assert next(m for m in ann.seen if m["type"] == "welcome")["host"]
+        with connect(client, idle["code"], bo["token"]) as bob:
+            assert next(m for m in bob.seen if m["type"] == "welcome")["seat"] == 1
+
+
+def test_the_server_sweeps_idle_tables_by_itself(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", unload_after=0.2) as client:
+        manager = client.app.state.rooms  # type: ignore[attr-defined]
+        code = create(client)["code"]
+        deadline = time.monotonic() + 10
+        while code in manager.rooms and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert code not in manager.rooms
+        assert client.get(f"/api/tables/{code}").status_code == 200
+
+
 def test_a_turn_timer_that_runs_out_has_a_bot_move(tmp_path: Path) -> None:
     with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
         table = create(client, "classic", options={"num_players": 2, "first_starter": 0}, turn_seconds=1)

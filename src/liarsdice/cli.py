@@ -166,6 +166,13 @@ def serve(
     public_url: Annotated[
         str | None, typer.Option("--public-url", help="the address invitation links give, e.g. https://dice.example")
     ] = None,
+    unload_after: Annotated[
+        float,
+        typer.Option(
+            "--unload-after",
+            help="seconds before a table not in play, with nobody on it, leaves memory (not the database)",
+        ),
+    ] = 600.0,
 ) -> None:
     """Serve the game in the browser: tables, bots, spectators, history and replays."""
     try:
@@ -174,13 +181,20 @@ def serve(
         _fail(f"the server needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
     if not 0 <= port <= 65535:
         _fail("--port must be between 0 and 65535")
-    if grace < 0 or bot_delay < 0:
-        _fail("--grace and --bot-delay cannot be negative")
+    if grace < 0 or bot_delay < 0 or unload_after < 0:
+        _fail("--grace, --bot-delay and --unload-after cannot be negative")
     if log_level not in ("debug", "info", "warning", "error"):
         _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
     try:
         run_server(
-            host, port, database_url, grace=grace, bot_delay=bot_delay, log_level=log_level, public_url=public_url
+            host,
+            port,
+            database_url,
+            grace=grace,
+            bot_delay=bot_delay,
+            log_level=log_level,
+            public_url=public_url,
+            unload_after=unload_after,
         )
     except ValueError as e:
         _fail(str(e))

@@ -149,9 +149,11 @@ def create_app(
         restored = await manager.restore_playing()
         if restored:
             log.info("resumed %d tables in play", restored)
+        sweeper = asyncio.create_task(manager.sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             manager.close()
             await asyncio.to_thread(store.close)
 

@@ -200,6 +200,9 @@ class Settings:
     rate: float = RATE_PER_SECOND  # messages a second a connection may send...
     burst: float = RATE_BURST  # ...in bursts of at most this many
     public_url: str | None = None  # the address invitations give (else the first request's)
+    # A table not in play that nobody has watched or asked for in this many seconds is dropped
+    # from memory (it stays in the database and is loaded again when asked for).
+    unload_after: float = 600.0
 
 
 @dataclass
@@ -228,6 +231,7 @@ class Room:
     task: asyncio.Task[None] | None = None
     # One bot per seat, kept across moves: the strong bot learns how each seat bids.
     bots: dict[int, Bot] = field(default_factory=dict)
+    touched: float = field(default_factory=time.monotonic)  # last asked for or left
     closed: bool = False
     _options: tuple[Any, Options] | None = None
 
@@ -315,6 +319,9 @@ class Room:
 
     async def attach(self, conn: Connection, token: str | None) -> None:
         async with self.lock:
+            if self.closed:  # put away while this connection said hello: the next one loads it again
+                raise RoomError("not_ready", "this table was just put away: connect again")
+            self.touched = time.monotonic()
             seat = None
             if token:
                 wanted = hash_token(token)
@@ -348,6 +355,7 @@ class Room:
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
             self.conns.discard(conn)
+            self.touched = time.monotonic()
             seat = conn.seat
             if seat is not None and not any(c.seat == seat for c in self.conns):
                 self.away_since[seat] = time.monotonic()
@@ -827,6 +835,7 @@ class RoomManager:
         code = code.strip().upper()
         room = self.rooms.get(code)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         async with self._loading:
             room = self.rooms.get(code)
@@ -905,6 +914,34 @@ class RoomManager:
         for code in codes:
             await self.get(code)
         return len(codes)
+
+    def idle(self, room: Room, now: float) -> bool:
+        """Whether `room` may leave memory: no game in play, nobody connected, nothing running
+        or waiting, and not asked for in `unload_after` seconds."""
+        return (
+            room.status != "playing"
+            and not room.conns
+            and not room.lock.locked()
+            and (room.task is None or room.task.done())
+            and now - room.touched >= self.settings.unload_after
+        )
+
+    def unload_idle(self, now: float | None = None) -> int:
+        """Drop the idle tables from memory (see `idle`); how many."""
+        now = time.monotonic() if now is None else now
+        gone = [code for code, room in self.rooms.items() if self.idle(room, now)]
+        for code in gone:
+            self.rooms.pop(code).close()
+        return len(gone)
+
+    async def sweep(self) -> None:
+        """Unload idle tables now and then, for as long as the server runs."""
+        every = max(1.0, min(60.0, self.settings.unload_after / 2))
+        while True:
+            await asyncio.sleep(every)
+            gone = self.unload_idle()
+            if gone:
+                log.info("unloaded %d idle tables; %d in memory", gone, len(self.rooms))
 
     def close(self) -> None:
         for room in self.rooms.values():

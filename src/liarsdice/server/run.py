@@ -33,12 +33,13 @@ def run_server(
     bot_delay: float = 0.8,
     log_level: str = "info",
     public_url: str | None = None,
+    unload_after: float = 600.0,
 ) -> None:
     url = database_url or default_database_url()
     make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(url, Settings(grace=grace, bot_delay=bot_delay, public_url=public_url))
+    app = create_app(url, Settings(grace=grace, bot_delay=bot_delay, public_url=public_url, unload_after=unload_after))
     config = uvicorn.Config(
         app,
         host=host,
