@@ -25,6 +25,7 @@ from .base import Bot, Limit
 from .probability import ProbabilityBot
 
 SOLVE_ON_THE_FLY_NODES = 1 << 13
+SOLVE_SECONDS = 30.0  # the most a first-use solve may take without a time limit
 TARGET = 1e-3
 
 
@@ -54,13 +55,16 @@ class CfrBot(Bot):
     _cache: ClassVar[dict[str, object]] = {}
     # The server's bots act in threads: one solves a new game while the others wait for it.
     _lock: ClassVar[threading.Lock] = threading.Lock()
+    _partial: ClassVar[dict[str, object]] = {}  # solves cut short by a time limit
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.fallback = ProbabilityBot(seed)
 
-    def solution_for(self, options: Options, dice: tuple[int, int]):  # type: ignore[no-untyped-def]
-        """The solution of this game: from memory, disk, or solved now if small; else None."""
+    def solution_for(self, options: Options, dice: tuple[int, int], seconds: float | None = None):  # type: ignore[no-untyped-def]
+        """The solution of this game: from memory, disk, or solved now if small (within `seconds`,
+        else SOLVE_SECONDS); else None. A solve cut short by the time is used, and kept in memory
+        only, so that a later call with more time may finish it."""
         try:
             from ..solver import Solution, solve
             from ..solver.tree import GameSpec
@@ -73,6 +77,8 @@ class CfrBot(Bot):
         with self._lock:
             if key in self._cache:  # solved by another thread while this one waited
                 return self._cache[key]
+            if key in self._partial and seconds is not None and seconds < SOLVE_SECONDS:
+                return self._partial[key]  # no more time now than it had
             path = solutions_dir() / f"{key}.npz"
             solution = None
             if path.exists():
@@ -86,19 +92,24 @@ class CfrBot(Bot):
                 except ValueError:
                     spec = None
                 if spec is not None and 2 ** len(spec.bids) <= SOLVE_ON_THE_FLY_NODES:
-                    solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=30)
+                    budget = SOLVE_SECONDS if seconds is None else min(seconds, SOLVE_SECONDS)
+                    solution = solve(options, dice, algorithm="dcfr", target=TARGET, max_seconds=budget)
+                    if solution.exploitability > TARGET:
+                        self._partial[key] = solution
+                        return solution
                     with contextlib.suppress(OSError):
                         solution.save(path)
             self._cache[key] = solution
+            self._partial.pop(key, None)
             return solution
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
-        action = self._solved(view)
+        action = self._solved(view, limit.time if limit is not None else None)
         if action is not None and action in view.legal_actions:
             return action
         return self.fallback.act(view, limit)
 
-    def _solved(self, view: PlayerView) -> Action | None:
+    def _solved(self, view: PlayerView, seconds: float | None = None) -> Action | None:
         legal = view.legal
         if legal is None or legal.voting or legal.economy or view.seat is None:
             return None
@@ -112,7 +123,7 @@ class CfrBot(Bot):
         options = view.options
         if view.one_die_round:
             return None  # a one-die round counts no wilds: another game than the one solved
-        solution = self.solution_for(options, (view.dice[opener], view.dice[other]))
+        solution = self.solution_for(options, (view.dice[opener], view.dice[other]), seconds)
         if solution is None:
             return None
         bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
