@@ -29,7 +29,7 @@ SMALL = 150  # counts, quantities, chips and round numbers stay below this in th
 
 def numbers(value: Any) -> Iterator[int]:
     """Every whole number in a message, but for the table of legal bids, which lists every face
-    (public by definition: which bids raise the standing one depends on no cup)."""
+    (public by definition: which bids raise the standing one depends on no cup), and the rules."""
     if isinstance(value, bool):
         return
     if isinstance(value, int):
@@ -38,6 +38,8 @@ def numbers(value: Any) -> Iterator[int]:
         for k, v in value.items():
             if k == "bids" and "voting" in value:
                 yield from (q for _face, low, high in v for q in (low, high))
+                continue
+            if k == "options":  # the table's rules are public: `faces` is the top face itself
                 continue
             yield from numbers(v)
     elif isinstance(value, list):
