@@ -107,6 +107,11 @@ def tables(
     name = draw(st.sampled_from(presets))
     n = draw(st.integers(2, 6))
     lo, hi = dice_range.get(name, (1, 5))
+    single_table = name == "openspiel" and n > 2
+    if single_table:
+        # The openspiel preset seats exactly two; its rules at a bigger table are classic with
+        # rounds=single and the top face wild, which keeps single rounds of 3 to 6 seats tested.
+        name = "classic"
     overrides: dict[str, Any] = {"num_players": n}
     if draw(st.booleans()):
         dice: int | list[int] = draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))
@@ -127,8 +132,10 @@ def tables(
             "zero_chip_all_in": draw(st.booleans()),
             "folded_dice_count": draw(st.booleans()),
         }
-    elif name == "openspiel":
+    elif name == "openspiel" or single_table:
         overrides["bid_order"] = draw(st.sampled_from(["quantity_major", "face_major"]))
+        if single_table:
+            overrides.update(rounds="single", wild_face="top", first_starter=0)
     elif name == "soar":
         overrides["pass"] = draw(st.sampled_from(["at_pass", "at_reveal"]))
     elif name in ("perudo", "perudo_basic"):
@@ -448,9 +455,15 @@ class DiceBook:
             if o.economy is not None:
                 assert result.chips == after.chips
                 assert after.running_pot == 0 or result.running_pot_award is None
-                if result.running_pot_award is not None:
-                    seat, amount = result.running_pot_award
-                    assert result.last_with_dice == (seat,) and amount == outcome.running_pot_after
+                # S3, S4: the taker is the winner of the check in a single round, else the one
+                # player left with dice, whatever the pot holds; chips move only if it holds some.
+                holders = result.last_with_dice
+                taker = outcome.winner if o.rounds == "single" else (holders[0] if len(holders) == 1 else None)
+                assert result.running_pot_taker == taker
+                pot = outcome.running_pot_after
+                assert result.running_pot_award == ((taker, pot) if taker is not None and pot else None)
+            else:
+                assert result.running_pot_taker is None
         else:
             self.check_next_round(before, outcome, after)
 

@@ -25,7 +25,6 @@ from .rules import (
     SetupError,
     action_from_list,
     find_preset,
-    merge_overrides,
 )
 from .rules.options import Options
 
@@ -98,8 +97,8 @@ def setup(case: Mapping[str, Any]) -> GameState:
     overrides = case.get("overrides") or {}
     if not isinstance(overrides, Mapping):
         raise SetupError("overrides must be a mapping of option names to values")
-    merged = merge_overrides(preset.options, overrides)
-    merged["num_players"] = len(seats)
+    # The seats are the table: a preset that fixes the number of players refuses any other.
+    merged = preset.merged({**overrides, "num_players": len(seats)})
     if isinstance(merged.get("dice_per_player"), list) and len(merged["dice_per_player"]) != len(seats):
         raise SetupError("dice_per_player lists a different number of seats than the scenario has")
     options = Options.from_dict(merged)
@@ -199,12 +198,9 @@ def _observe(state: GameState, outcome: RoundOutcome) -> dict[str, Any]:
         result = state.result
         assert result is not None
         obs["last_with_dice"] = [seats[s] for s in result.last_with_dice]
-        if o.economy is not None:
+        if result.running_pot_taker is not None:
             award = result.running_pot_award
-            if award is not None:
-                obs["winner_takes_running_pot"] = {seats[award[0]]: award[1]}
-            elif len(result.winners) == 1:
-                obs["winner_takes_running_pot"] = {seats[result.winners[0]]: 0}
+            obs["winner_takes_running_pot"] = {seats[result.running_pot_taker]: award[1] if award else 0}
         if result.returns is not None:
             obs["returns"] = {seats[s]: result.returns[s] for s in range(len(seats))}
     return obs

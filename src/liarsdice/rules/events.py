@@ -114,7 +114,9 @@ class GameResult(NamedTuple):
 
     `places[seat]` is 1 for the best; tied seats share a place and the next place skips
     (1, 2, 2, 4). `returns` exist for single-round games (+1 winner, -1 loser, 0 others).
-    `running_pot_award` is (seat, chips) when the economy pays the running pot to the winner.
+    `running_pot_award` is (seat, chips) when the economy pays a running pot that holds chips.
+    `running_pot_taker` is the seat the running pot goes to, whatever its size, 0 included
+    (RULES.md 4, S3 and S4); None without an economy or when nobody is left to take it.
     """
 
     places: tuple[int, ...]
@@ -122,6 +124,7 @@ class GameResult(NamedTuple):
     returns: tuple[float, ...] | None
     running_pot_award: tuple[int, int] | None
     chips: tuple[int, ...] | None
+    running_pot_taker: int | None = None
 
     @property
     def winners(self) -> tuple[int, ...]:

@@ -150,6 +150,25 @@ class Options:
 
     # ----- validation (2.2 and sanity) -----
 
+    def _first_seat_over_cap(self) -> int | None:
+        """The first seat that starts with more dice than max_dice allows, or None.
+
+        Costs the length of the per-seat lists given, never num_players: the options come from
+        players (a table's form, a file) before any limit on the table size is applied, and
+        a huge num_players with scalar dice must be refused or accepted at once.
+        """
+        dice, cap = self.dice_per_player, self.max_dice
+        if cap is None:
+            return None
+        # A list given here has been checked to hold exactly num_players entries.
+        if isinstance(dice, tuple):
+            seats = len(dice)
+        elif isinstance(cap, tuple):
+            seats = len(cap)
+        else:
+            return 0 if cap < dice else None
+        return next((s for s in range(seats) if self.dice_cap(s) < self.starting_dice(s)), None)
+
     def validate(self) -> None:
         n = self.num_players
         problems: list[str] = []
@@ -158,13 +177,12 @@ class Options:
         if isinstance(self.max_dice, tuple) and len(self.max_dice) != n:
             problems.append(f"max_dice lists {len(self.max_dice)} seats but num_players is {n}")
         if not problems:
-            for seat in range(n):
-                if self.dice_cap(seat) < self.starting_dice(seat):
-                    problems.append(
-                        f"max_dice ({self.dice_cap(seat)}) is below dice_per_player "
-                        f"({self.starting_dice(seat)}) for seat {seat}"
-                    )
-                    break
+            seat = self._first_seat_over_cap()
+            if seat is not None:
+                problems.append(
+                    f"max_dice ({self.dice_cap(seat)}) is below dice_per_player "
+                    f"({self.starting_dice(seat)}) for seat {seat}"
+                )
         if isinstance(self.first_starter, int) and not 0 <= self.first_starter < n:
             problems.append(f"first_starter is seat {self.first_starter} but the seats are 0 to {n - 1}")
         if self.wild_bid_rule != "plain" and self.wild_face == "none":
@@ -353,9 +371,23 @@ class Preset:
     max_players: int | None = None
     default_players: int = 4
     aliases: tuple[str, ...] = field(default=())
+    # Options that define the preset: overriding one of them leaves the preset (RULES.md 2.2,
+    # "the openspiel preset itself fixes num_players = 2"), so it is refused, with the reason.
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    fixed_reason: str = ""
+
+    def merged(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The preset's option mapping patched by `overrides`; OptionsError if a fixed option is changed."""
+        out = merge_overrides(self.options, overrides or {})
+        for name, value in self.fixed.items():
+            if name in out and out[name] != value:
+                raise OptionsError(
+                    f"the {self.name} preset fixes {name} at {value}, not {out[name]!r}: {self.fixed_reason}"
+                )
+        return out
 
     def build(self, overrides: Mapping[str, Any] | None = None) -> Options:
-        return Options.from_dict(merge_overrides(self.options, overrides or {}))
+        return Options.from_dict(self.merged(overrides))
 
 
 _COMMON: dict[str, Any] = {
@@ -386,7 +418,10 @@ def _preset(name: str, title: str, description: str, players: int, **opts: Any) 
     aliases = opts.pop("aliases", ())
     lo = opts.pop("min_players", 2)
     hi = opts.pop("max_players", None)
-    return Preset(name, title, description, {**_COMMON, "num_players": players, **opts}, lo, hi, players, aliases)
+    fixed = opts.pop("fixed", {})
+    why = opts.pop("fixed_reason", "")
+    options = {**_COMMON, "num_players": players, **opts}
+    return Preset(name, title, description, options, lo, hi, players, aliases, fixed, why)
 
 
 PRESETS: dict[str, Preset] = {
@@ -484,6 +519,11 @@ PRESETS: dict[str, Preset] = {
             first_starter=0,
             wild_face="top",
             rounds="single",
+            min_players=2,
+            max_players=2,
+            fixed={"num_players": 2},
+            fixed_reason="OpenSpiel's liars_dice is a two-player game; for a single round at a bigger "
+            "table, take another preset with rounds=single (e.g. classic with rounds=single, wild_face=top)",
             aliases=("open_spiel", "liars_dice"),
         ),
         _preset(

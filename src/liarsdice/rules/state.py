@@ -1655,14 +1655,17 @@ class GameState:
         places = tuple(1 + sum(1 for x in order if x < mine) for mine in order)
         award = None
         final_chips = chips
-        if chips is not None and running:
-            champion = winner if single else (holding[0] if len(holding) == 1 else None)
-            if champion is not None:
-                award = (champion, running)
+        taker = None
+        if chips is not None:
+            # Who takes the pot is settled before its size is looked at (S4): a pot of 0 still
+            # has a taker, and the same one a full pot would have.
+            taker = winner if single else (holding[0] if len(holding) == 1 else None)
+            if taker is not None and running:
+                award = (taker, running)
                 cl = list(chips)
-                cl[champion] += running
+                cl[taker] += running
                 final_chips = tuple(cl)
-        return GameResult(places, holding, returns, award, final_chips)
+        return GameResult(places, holding, returns, award, final_chips, taker)
 
     # ----- views -----
 
