@@ -1,15 +1,19 @@
 """How fast the solver reaches exploitability 1e-3, beside OpenSpiel's C++ CFRPlusSolver.
 
-    python benchmarks/solver.py [--runs R] [--skip-big]
+    python benchmarks/solver.py [--pairs N] [--big]
 
-1. One die each, six faces, the top face wild, quantity-major: OpenSpiel's `liars_dice`. Our CFR+
-   and DCFR (compiled, exploitability computed exactly after every iteration, included in the
-   time) until exploitability <= 1e-3, median of R runs; and OpenSpiel's `CFRPlusSolver` in the
-   same run, timing only its `evaluate_and_update_policy` calls (in its favour): after every
-   iteration its average policy is loaded into our exact best response, untimed, to find the
-   first iteration at 1e-3, and there OpenSpiel's own `exploitability` confirms the figure.
-2. Two dice against one and one against two (3.5 million information sets), DCFR to 1e-3, each
-   in a child process: time and peak memory (maximum resident set size).
+1. One die each, six faces, the top face wild, quantity-major: OpenSpiel's `liars_dice`. N rounds,
+   each of three runs from scratch to exploitability <= 1e-3, one straight after the other so that
+   both sides meet the same load of the machine: OpenSpiel's `CFRPlusSolver`, then our CFR+, then
+   our DCFR. Ours are timed whole (tree, iterations, and the exact exploitability after every
+   iteration). OpenSpiel is timed on its `evaluate_and_update_policy` calls alone (in its favour):
+   after every iteration its average policy is loaded into our exact best response, untimed, to
+   find the first iteration at 1e-3; in the first round OpenSpiel's own `exploitability` confirms
+   the figure there. Each round's ratios (OpenSpiel's seconds over ours) are printed, then the
+   medians of the ratios: the figures to quote.
+2. With --big: two dice against one and one against two (3.5 million information sets), DCFR to
+   1e-3, each in a child process: time and peak memory (maximum resident set size). About two
+   minutes each, 600 MiB.
 
 Prints figures; asserts nothing. numba compiles once per machine (cached); the time of the first
 compile is printed apart.
@@ -26,6 +30,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from liarsdice.rules import Bid, preset_options
@@ -85,14 +90,19 @@ class PolicyLoader:
         return self.solver.exploitability()
 
 
-def openspiel_run() -> dict[str, Any] | None:
-    try:
-        import pyspiel
-    except ImportError:
-        return None
+@dataclass
+class OpenSpielRun:
+    iterations: int
+    seconds: float  # its evaluate_and_update_policy calls only
+    exploitability: float  # of its average policy, by our exact best response
+    confirmed: float | None  # by pyspiel.exploitability, when asked for
+    confirm_seconds: float
+
+
+def openspiel_run(pyspiel: Any, loader: PolicyLoader, confirm: bool) -> OpenSpielRun:
+    """OpenSpiel's CFRPlusSolver from scratch to TARGET, its updates timed and nothing else."""
     game = pyspiel.load_game("liars_dice")
     solver = pyspiel.CFRPlusSolver(game)
-    loader = PolicyLoader(Tree(GameSpec.from_options(preset_options("openspiel"), (1, 1))))
     timed = 0.0
     iteration = 0
     exploitability = float("inf")
@@ -102,16 +112,12 @@ def openspiel_run() -> dict[str, Any] | None:
         timed += time.perf_counter() - start
         iteration += 1
         exploitability = loader.exploitability(solver.tabular_average_policy().policy_table())
-    start = time.perf_counter()
-    confirmed = pyspiel.exploitability(game, solver.average_policy())
-    check_seconds = time.perf_counter() - start
-    return {
-        "iterations": iteration,
-        "seconds": timed,
-        "ours": exploitability,
-        "theirs": confirmed,
-        "theirs_seconds": check_seconds,
-    }
+    confirmed, confirm_seconds = None, 0.0
+    if confirm:
+        start = time.perf_counter()
+        confirmed = pyspiel.exploitability(game, solver.average_policy())
+        confirm_seconds = time.perf_counter() - start
+    return OpenSpielRun(iteration, timed, exploitability, confirmed, confirm_seconds)
 
 
 def big(dice: tuple[int, int]) -> dict[str, Any]:
@@ -129,9 +135,11 @@ def big(dice: tuple[int, int]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3, help="runs of ours on one die each; the median is shown (3)")
-    parser.add_argument("--skip-big", action="store_true", help="skip two dice against one and one against two")
+    parser.add_argument("--pairs", type=int, default=3, help="rounds of OpenSpiel, our CFR+, our DCFR (3)")
+    parser.add_argument("--big", action="store_true", help="also two dice against one and one against two")
     args = parser.parse_args(argv)
+    if args.pairs < 1:
+        parser.error(f"--pairs must be at least 1, not {args.pairs}")
     command = shlex.join([sys.executable, *sys.argv]) if argv is None else shlex.join(argv)
     print(f"command: {command}")
     print(f"python {platform.python_version()}, {platform.machine()}")
@@ -140,36 +148,65 @@ def main(argv: list[str] | None = None) -> int:
     FastSolver(Tree(GameSpec.from_options(preset_options("openspiel", {"faces": 2}), (1, 1))), "cfr+").iterate()
     print(f"numba: compiled or loaded from its cache in {time.perf_counter() - start:.2f} s (not counted below)")
 
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
     print("\none die each, six faces, top face wild (OpenSpiel's liars_dice), to exploitability 1e-3:")
-    results: dict[str, tuple[int, float, float]] = {}
-    for algorithm in ("cfr+", "dcfr"):
-        runs = [ours(algorithm, (1, 1)) for _ in range(args.runs)]
-        seconds = statistics.median(r[1] for r in runs)
-        results[algorithm] = (runs[0][0], seconds, runs[0][2])
-        print(
-            f"  liarsdice {algorithm.upper():5} {runs[0][0]:5d} iterations  {seconds:8.2f} s  "
-            f"(exploitability {runs[0][2]:.6f}, runs {', '.join(f'{r[1]:.2f}' for r in runs)} s)"
-        )
-    theirs = openspiel_run()
-    if theirs is None:
-        print("  OpenSpiel is not installed: no comparison")
-    else:
-        print(
-            f"  OpenSpiel CFRPlusSolver {theirs['iterations']:5d} iterations  {theirs['seconds']:8.2f} s  "
-            f"(update time only; exploitability {theirs['ours']:.6f} by ours, {theirs['theirs']:.6f} by "
-            f"pyspiel.exploitability, which took {theirs['theirs_seconds']:.1f} s once)"
-        )
-        for algorithm, (_, seconds, _) in results.items():
-            print(f"  speed-up of liarsdice {algorithm.upper()} over OpenSpiel: {theirs['seconds'] / seconds:.1f}x")
+    if pyspiel is None:
+        print("  OpenSpiel is not installed: ours alone")
+    loader = PolicyLoader(Tree(GameSpec.from_options(preset_options("openspiel"), (1, 1))))
+    theirs: list[OpenSpielRun] = []
+    mine: dict[str, list[tuple[int, float, float]]] = {"cfr+": [], "dcfr": []}
+    ratios: dict[str, list[float]] = {"cfr+": [], "dcfr": []}
+    for n in range(args.pairs):
+        line = f"  round {n + 1}:"
+        if pyspiel is not None:
+            run = openspiel_run(pyspiel, loader, confirm=n == 0)
+            theirs.append(run)
+            line += f" OpenSpiel CFR+ {run.seconds:6.2f} s ({run.iterations} it)"
+        for algorithm in ("cfr+", "dcfr"):
+            iterations, seconds, exploitability = ours(algorithm, (1, 1))
+            mine[algorithm].append((iterations, seconds, exploitability))
+            line += f"  liarsdice {algorithm.upper()} {seconds:5.2f} s ({iterations} it"
+            if pyspiel is not None:
+                ratios[algorithm].append(theirs[-1].seconds / seconds)
+                line += f", {ratios[algorithm][-1]:4.0f}x"
+            line += ")"
+        print(line, flush=True)
 
-    if not args.skip_big:
+    print(f"  medians of {args.pairs} rounds:")
+    if theirs:
+        first = theirs[0]
+        iterations = sorted({r.iterations for r in theirs})
+        print(
+            f"    OpenSpiel CFRPlusSolver  {'/'.join(map(str, iterations))} iterations  "
+            f"{statistics.median(r.seconds for r in theirs):7.2f} s  (update time only; exploitability "
+            f"{first.exploitability:.6f} by ours, {first.confirmed:.6f} by pyspiel.exploitability, "
+            f"which took {first.confirm_seconds:.1f} s once)"
+        )
+    for algorithm, runs in mine.items():
+        iterations = sorted({r[0] for r in runs})
+        line = (
+            f"    liarsdice {algorithm.upper():5}          {'/'.join(map(str, iterations))} iterations  "
+            f"{statistics.median(r[1] for r in runs):7.2f} s  (exploitability {runs[0][2]:.6f})"
+        )
+        if ratios[algorithm]:
+            line += (
+                f"  speed-up over OpenSpiel: median {statistics.median(ratios[algorithm]):.0f}x "
+                f"(rounds {', '.join(f'{r:.0f}x' for r in ratios[algorithm])})"
+            )
+        print(line)
+
+    if args.big:
         print("\nDCFR to exploitability 1e-3, each in its own process:")
         for dice in ((2, 1), (1, 2)):
             r = big(dice)
             print(
                 f"  {dice[0]} vs {dice[1]} dice: {r['infosets']:,} information sets, {r['iterations']} iterations, "
                 f"{r['seconds']:.1f} s, exploitability {r['exploitability']:.6f}, value {r['value']:+.5f}, "
-                f"peak memory {r['peak_mib']:.0f} MiB"
+                f"peak memory {r['peak_mib']:.0f} MiB",
+                flush=True,
             )
     print(f"\nthis process's peak memory: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     return 0

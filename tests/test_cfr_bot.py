@@ -6,13 +6,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from liarsdice.bots import CfrBot, Limit, ProbabilityBot
 from liarsdice.bots import cfr as cfr_module
 from liarsdice.bots.cfr import solution_key, solutions_dir
 from liarsdice.rules import Bid, BidAction, Challenge, preset_options
+from liarsdice.solver import Solution, solve
 from positions import play, position
 
 
@@ -57,6 +60,36 @@ def test_a_solution_is_cached_on_disk_and_loaded_from_there(monkeypatch: pytest.
 
     monkeypatch.setattr("liarsdice.solver.solve", no_solving)
     assert CfrBot(1).solution_for(options, (1, 1)) is not None
+
+
+def test_a_cached_solution_from_before_float64_is_used_and_a_damaged_one_solved_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    options = preset_options("openspiel", {"faces": 3})
+    solution = CfrBot(0).solution_for(options, (1, 1))
+    assert solution is not None
+    path = solutions_dir() / f"{solution_key(options, (1, 1))}.npz"
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] if k == "meta" else data[k].astype(np.float32) for k in data.files}
+    with open(path, "wb") as f:  # as solutions were saved before they were saved in float64
+        np.savez_compressed(f, **arrays)
+    CfrBot._cache.clear()
+    solved: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Solution:
+        solved.append(1)
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr("liarsdice.solver.solve", counted)
+    old = CfrBot(1).solution_for(options, (1, 1))
+    assert old is not None and not solved
+    assert old.policy([2], []) == pytest.approx(solution.policy([2], []), abs=1e-6)
+    # a file cut short (a full disk, a copy interrupted) is solved again and written whole
+    path.write_bytes(path.read_bytes()[:300])
+    CfrBot._cache.clear()
+    again = CfrBot(2).solution_for(options, (1, 1))
+    assert again is not None and solved == [1]
+    assert Solution.load(path).iterations == again.iterations
 
 
 def test_a_time_limit_cuts_the_first_solve_short_and_nothing_half_done_is_saved() -> None:

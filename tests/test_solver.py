@@ -222,6 +222,67 @@ def test_a_solution_saves_loads_and_answers(tmp_path: Path) -> None:
         Solution.load(tmp_path / "bad.npz")
 
 
+def test_a_saved_solution_keeps_its_exploitability_to_the_last_digits(tmp_path: Path) -> None:
+    # The README's "agrees with OpenSpiel to 1e-14" must hold for a strategy read back from its
+    # file, not only for the one in memory: float32 on disk moved it by ~1e-9.
+    pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel check needs the open_spiel package")
+    from open_spiel.python.policy import python_policy_to_pyspiel_policy
+
+    from liarsdice.solver.export import to_tabular_policy
+
+    solution = solve(preset_options("openspiel"), (1, 1), algorithm="cfr+", target=1e-3)
+    again = Solution.load(solution.save(tmp_path / "s.npz"))
+    table = to_tabular_policy(again)
+    theirs = pyspiel.exploitability(table.game, python_policy_to_pyspiel_policy(table))
+    assert abs(theirs - solution.exploitability) < 1e-12, (theirs, solution.exploitability)
+    for mine, read in itertools.chain(
+        zip(solution.liar, again.liar, strict=True), zip(solution.bid, again.bid, strict=True)
+    ):
+        assert (mine is None) == (read is None)
+        if mine is not None and read is not None:
+            assert read.dtype == np.float64
+            np.testing.assert_array_equal(read, mine)
+
+
+def test_a_solution_saved_in_float32_still_loads(tmp_path: Path) -> None:
+    # Files written before float64 (the cfr bot's cache) stay usable, at their own precision.
+    solution = solve(preset_options("openspiel", {"faces": 3}), (1, 1), target=1e-2)
+    path = solution.save(tmp_path / "s.npz")
+    with np.load(path, allow_pickle=False) as data:
+        old = {k: data[k].astype(np.float32) if k != "meta" else data[k] for k in data.files}
+    np.savez_compressed(tmp_path / "old.npz", **old)
+    again = Solution.load(tmp_path / "old.npz")
+    for mine, read in zip(solution.bid, again.bid, strict=True):
+        if mine is not None and read is not None:
+            assert read.dtype == np.float64
+            np.testing.assert_allclose(read, mine, rtol=0, atol=1e-7)
+    assert again.policy([1], []) == pytest.approx(solution.policy([1], []), abs=1e-6)
+
+
+def test_a_solution_file_with_arrays_of_another_kind_is_refused(tmp_path: Path) -> None:
+    solution = solve(preset_options("openspiel", {"faces": 3}), (1, 1), max_iterations=2)
+    path = solution.save(tmp_path / "s.npz")
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    np.savez_compressed(tmp_path / "ints.npz", **{**arrays, "bid1": arrays["bid1"].astype(np.int64)})
+    with pytest.raises(ValueError, match="bid1 holds int64: a solution holds float32 or float64"):
+        Solution.load(tmp_path / "ints.npz")
+    np.savez_compressed(tmp_path / "short.npz", **{**arrays, "bid1": arrays["bid1"][:1]})
+    with pytest.raises(ValueError, match=r"bid1 has shape \(1, 3\), its tree needs \(6, 3\)"):
+        Solution.load(tmp_path / "short.npz")
+    del arrays["liar2"]
+    np.savez_compressed(tmp_path / "part.npz", **arrays)
+    with pytest.raises(ValueError, match="not a whole solution: it lacks liar2"):
+        Solution.load(tmp_path / "part.npz")
+    del arrays["meta"]
+    np.savez_compressed(tmp_path / "nometa.npz", **arrays)
+    with pytest.raises(ValueError, match="it has no meta"):
+        Solution.load(tmp_path / "nometa.npz")
+    (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:200])  # a copy cut short
+    with pytest.raises(ValueError, match="not a readable liarsdice solution"):
+        Solution.load(tmp_path / "cut.npz")
+
+
 def test_sizes_of_the_trees() -> None:
     assert Tree(GameSpec.from_options(preset_options("openspiel"), (1, 1))).infosets() == 24_576
     assert Tree(GameSpec.from_options(preset_options("openspiel"), (2, 1))).infosets() == 3_538_944

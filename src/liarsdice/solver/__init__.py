@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 import time
+import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,12 +113,13 @@ class Solution:
             "history": [[h.iteration, h.seconds, h.exploitability] for h in self.history],
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+        # float64, as solved: float32 moved the exploitability of a strategy read back by ~1e-9.
         for k, a in enumerate(self.liar):
             if a is not None:
-                arrays[f"liar{k}"] = a.astype(np.float32)
+                arrays[f"liar{k}"] = np.asarray(a, dtype=np.float64)
         for k, a in enumerate(self.bid):
             if a is not None:
-                arrays[f"bid{k}"] = a.astype(np.float32)
+                arrays[f"bid{k}"] = np.asarray(a, dtype=np.float64)
         # Written aside and renamed: a reader (another process's cfr bot) never sees half a file.
         partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
         try:
@@ -129,16 +132,31 @@ class Solution:
 
     @classmethod
     def load(cls, path: str | Path) -> Solution:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-                raise ValueError(f"{path} is not a liarsdice solution (version {VERSION})")
-            options = Options.from_dict(meta["options"])
-            dice = (int(meta["dice"][0]), int(meta["dice"][1]))
-            tree = Tree(GameSpec.from_options(options, dice))
-            n = len(tree.levels)
-            liar = [data[f"liar{k}"].astype(np.float64) if f"liar{k}" in data else None for k in range(n)]
-            bid = [data[f"bid{k}"].astype(np.float64) if f"bid{k}" in data else None for k in range(n)]
+        """The solution saved at `path`; ValueError if the file is not a whole, readable one."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                return cls._read(path, data)
+        except (zipfile.BadZipFile, zlib.error, EOFError, KeyError) as e:
+            # A damaged file is bad input like any other: the cfr bot solves again on ValueError.
+            raise ValueError(f"{path} is not a readable liarsdice solution: {e}") from e
+
+    @classmethod
+    def _read(cls, path: str | Path, data: Any) -> Solution:
+        if "meta" not in data:
+            raise ValueError(f"{path} is not a liarsdice solution: it has no meta")
+        meta = json.loads(str(data["meta"]))
+        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+            raise ValueError(f"{path} is not a liarsdice solution (version {VERSION})")
+        options = Options.from_dict(meta["options"])
+        dice = (int(meta["dice"][0]), int(meta["dice"][1]))
+        tree = Tree(GameSpec.from_options(options, dice))
+        liar = [
+            _strategy_array(path, data, f"liar{k}", tree, k, k % 2) if k > 0 else None for k in range(len(tree.levels))
+        ]
+        bid = [
+            _strategy_array(path, data, f"bid{k}", tree, k, (k - 1) % 2) if k > 0 else None
+            for k in range(len(tree.levels))
+        ]
         return cls(
             options,
             dice,
@@ -152,6 +170,21 @@ class Solution:
             bid,
             tree,
         )
+
+
+def _strategy_array(path: str | Path, data: Any, name: str, tree: Tree, level: int, player: int) -> np.ndarray:
+    """One level's probabilities from a solution file, as float64, checked against its tree.
+
+    Files written before solutions were saved in float64 hold float32: they load, at that precision."""
+    shape = (tree.levels[level].size, len(tree.hands[player]))
+    if name not in data:
+        raise ValueError(f"{path} is not a whole solution: it lacks {name}, the strategy of level {level}")
+    array = data[name]
+    if array.dtype not in (np.float32, np.float64):
+        raise ValueError(f"{path}: {name} holds {array.dtype}: a solution holds float32 or float64")
+    if array.shape != shape:
+        raise ValueError(f"{path}: {name} has shape {array.shape}, its tree needs {shape} (nodes, hands)")
+    return np.asarray(array, dtype=np.float64)
 
 
 def solve(
