@@ -167,6 +167,8 @@ def parse_action(text: str, seats: Sequence[str], *, economy: bool = False) -> A
             return Challenge(_seat(raw[len(word) + 1 :].strip(), seats))
     if raw == "accuse" or raw.startswith("accuse "):
         rest = raw[6:].strip()
+        if rest.startswith("raise "):
+            rest = rest[6:].strip()  # what format_action writes
         return Accuse(_raise_to(rest) if rest else None)
     push: tuple[int, ...] = ()
     if " push " in f" {raw} ":
