@@ -10,7 +10,11 @@ otherwise pick uniformly among the legal actions, apply; until the game is over)
   measured twice: the checked path (`GameState`: immutable states, every action validated,
   events built) and the fast path (`FastRound`: dense integer actions, mutable, unchecked, the
   same rules; tests/test_fast.py plays the two side by side);
-- whole games of `perudo` with 4 and 6 players (ours only: OpenSpiel has no multi-round perudo).
+- whole games of `perudo` with 4 and 6 players (ours only: OpenSpiel has no multi-round perudo);
+- the same `openspiel` games through our PettingZoo environment (`liarsdice.pettingzoo.env`),
+  driven the way PettingZoo documents (`agent_iter`, `last`, a random legal action from the
+  action mask, `step`), if it is importable. Its steps are the agents' actions (chance is inside
+  `step`), and `steps/s` is the figure to compare with other environments.
 
 The machine is noisy, so the measurements are interleaved: each repetition runs every
 measurement once for S seconds, in turn, and the table reports the median over the R
@@ -39,6 +43,13 @@ try:
     import pyspiel
 except ImportError:  # the script still measures ours
     pyspiel = None
+
+try:
+    import numpy as np
+
+    from liarsdice.pettingzoo import env as pettingzoo_env
+except ImportError:  # pettingzoo (or gymnasium) not installed
+    pettingzoo_env = None
 
 
 def play_ours(game: Game, rng: random.Random) -> int:
@@ -71,6 +82,21 @@ def play_fast(fast: FastRound, rng: random.Random) -> int:
     return steps
 
 
+def play_pettingzoo(env: Any, rng: random.Random) -> int:
+    """One random game through the PettingZoo AEC API; returns the number of actions taken."""
+    env.reset(seed=int(rng.random() * 2**31))
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)  # PettingZoo steps every finished agent once with None
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        env.step(int(legal[int(rng.random() * len(legal))]))
+        steps += 1
+    return steps
+
+
 def play_openspiel(game: Any, rng: random.Random) -> int:
     """One random game of OpenSpiel's; returns the number of actions applied (chance included)."""
     state = game.new_initial_state()
@@ -99,6 +125,7 @@ class Measurement:
     engine: str
     play: Callable[[random.Random], int]
     rates: list[float] = field(default_factory=list)
+    step_rates: list[float] = field(default_factory=list)
     steps: int = 0
     games: int = 0
 
@@ -112,6 +139,7 @@ class Measurement:
             games += 1
             now = time.perf_counter()
         self.rates.append(games / (now - start))
+        self.step_rates.append(steps / (now - start))
         self.games += games
         self.steps += steps
 
@@ -126,6 +154,9 @@ def measurements() -> list[Measurement]:
         if pyspiel is not None:
             theirs = pyspiel.load_game("liars_dice", {"numdice": dice})
             out.append(Measurement(label, "OpenSpiel", partial(play_openspiel, theirs)))
+        if pettingzoo_env is not None:
+            env = pettingzoo_env(preset="openspiel", dice_per_player=dice)
+            out.append(Measurement(label, "PettingZoo", partial(play_pettingzoo, env)))
     for players in (4, 6):
         ours = Game(preset_options("perudo", {"num_players": players}))
         label = f"perudo, {players} players, whole games"
@@ -157,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if pyspiel is None:
         print("OpenSpiel is not installed (import pyspiel failed): measuring ours only.")
+    if pettingzoo_env is None:
+        print("The PettingZoo environment is not importable (pettingzoo, gymnasium): not measured.")
     todo = measurements()
     total = args.seconds * args.repeats * len(todo)
     print(
@@ -169,7 +202,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  repetition {rep + 1}/{args.repeats} done", flush=True)
 
     print()
-    header = f"{'benchmark':<34} {'engine':<10} {'games/s (median)':>17} {'min':>10} {'max':>10} {'steps/game':>11}"
+    header = (
+        f"{'benchmark':<34} {'engine':<10} {'games/s (median)':>17} {'min':>10} {'max':>10} {'steps/game':>11} "
+        f"{'steps/s (median)':>17}"
+    )
     print(header)
     print("-" * len(header))
     medians: dict[tuple[str, str], float] = {}
@@ -178,9 +214,11 @@ def main(argv: list[str] | None = None) -> int:
         medians[(m.label, m.engine)] = median
         print(
             f"{m.label:<34} {m.engine:<10} {median:>17,.0f} {min(m.rates):>10,.0f} {max(m.rates):>10,.0f} "
-            f"{m.steps / m.games:>11.1f}"
+            f"{m.steps / m.games:>11.1f} {statistics.median(m.step_rates):>17,.0f}"
         )
     print("steps/game counts chance steps: OpenSpiel rolls each die as its own chance node, ours one Roll per round.")
+    if pettingzoo_env is not None:
+        print("PettingZoo's steps are the agents' actions only: its chance happens inside step().")
     if pyspiel is not None:
         print()
         for label in dict.fromkeys(m.label for m in todo):

@@ -16,8 +16,10 @@ counting and the one-die round; no pass, push or economy (`FastRound.supports` s
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .bids import BidLadder
 from .options import Options
@@ -53,12 +55,14 @@ class FastRound:
         "_dice",
         "_dealt",
         "_total",
+        "_deals",
         "_to_act",
         "_standing",
         "_bidder",
         "_stack",
         "_over",
         "_last",
+        "_legal",
     )
 
     @staticmethod
@@ -119,37 +123,48 @@ class FastRound:
             opening = [i for i in range(B) if self.face[i] != self.wild]  # type: ignore[assignment]
         self._opening = tuple(opening)
         self._total = sum(self.dice)
-        # Legal actions after a bid on rung i: immutable tuples, built once per (rung, kind).
-        self._after: dict[tuple[int, bool, bool, int], tuple[int, ...]] = {}
+        # Few dice: every deal listed once, and a random deal is one draw from the list.
+        self._deals = _deals(self.faces, self._total) if self.faces**self._total <= _DEALS_LISTED else None
+        # _after[seat][i]: the legal actions of `seat` answering a bid on rung i, built when
+        # first needed and kept (immutable tuples), so that a playout step looks them up.
+        self._after: list[list[tuple[int, ...] | None]] = [[None] * B for _ in range(n)]
         self.reset()
 
     # ----- chance -----
 
     def reset(self) -> None:
         """Back to the deal: no dice, no bids."""
-        self._dice: list[int] = []
+        self._dice: Sequence[int] = ()
         self._dealt = False
         self._to_act = self.starter
         self._standing = -1
         self._bidder = -1
-        self._stack: list[tuple[int, int, int]] = []
+        self._stack: list[tuple[int, int, int, tuple[int, ...]]] = []
         self._over = False
         self._last = -1
+        self._legal: tuple[int, ...] = ()
 
     def is_chance(self) -> bool:
         return not self._dealt
 
     def deal(self, hands: Sequence[Sequence[int]]) -> None:
         """Set every cup (unchecked: `hands[seat]` has `dice[seat]` faces). Only the dice matter
-        to the count, not whose they are, so they are kept in one list."""
+        to the count, not whose they are, so they are kept in one sequence (never modified)."""
         self._dice = [d for h in hands for d in h]
         self._dealt = True
+        self._legal = self._opening
 
     def deal_random(self, rng: random.Random) -> None:
+        """A uniformly random deal: one draw among all deals when they are few, else a draw per die."""
         rnd = rng.random
-        faces = self.faces
-        self._dice = [int(rnd() * faces) + 1 for _ in range(self._total)]
+        deals = self._deals
+        if deals is not None:
+            self._dice = deals[int(rnd() * len(deals))]
+        else:
+            faces = self.faces
+            self._dice = [int(rnd() * faces) + 1 for _ in range(self._total)]
         self._dealt = True
+        self._legal = self._opening
 
     # ----- play -----
 
@@ -162,38 +177,36 @@ class FastRound:
 
     def legal_actions(self) -> tuple[int, ...]:
         """The legal actions of the seat to act, ascending (a shared tuple: do not modify)."""
-        if self._over or not self._dealt:
-            return ()
-        i = self._standing
-        if i < 0:
-            return self._opening
-        seat = self._to_act
-        key = (i, self.locked[seat], self.exact_ok[seat], self._bidder)
-        legal = self._after.get(key)
-        if legal is None:
-            if self.locked[seat]:
-                f = self.face[i]
-                bids = [j for j in range(i + 1, self.num_bids) if self.face[j] == f]
-            else:
-                bids = list(range(i + 1, self.num_bids))
-            calls = [self.CHALLENGE] + ([self.EXACT] if self.exact_ok[seat] else [])
-            legal = self._after[key] = tuple(bids + calls)
+        return self._legal  # kept up to date by deal, apply and undo
+
+    def _answers(self, seat: int, i: int) -> tuple[int, ...]:
+        """The legal actions of `seat` answering a bid on rung `i`."""
+        if self.locked[seat]:
+            f = self.face[i]
+            bids = [j for j in range(i + 1, self.num_bids) if self.face[j] == f]
+        else:
+            bids = list(range(i + 1, self.num_bids))
+        calls = [self.CHALLENGE] + ([self.EXACT] if self.exact_ok[seat] else [])
+        legal = self._after[seat][i] = tuple(bids + calls)
         return legal
 
     def apply(self, action: int) -> None:
         """Play `action` for the seat to act (unchecked)."""
-        self._stack.append((self._to_act, self._standing, self._bidder))
+        seat = self._to_act
+        self._stack.append((seat, self._standing, self._bidder, self._legal))
         if action < self.num_bids:
             self._standing = action
-            self._bidder = self._to_act
-            self._to_act = self.next_seat[self._to_act]
+            self._bidder = seat
+            seat = self._to_act = self.next_seat[seat]
+            self._legal = self._after[seat][action] or self._answers(seat, action)
             return
         self._last = action
         self._over = True
+        self._legal = ()
 
     def undo(self) -> None:
         """Take back the last action."""
-        self._to_act, self._standing, self._bidder = self._stack.pop()
+        self._to_act, self._standing, self._bidder, self._legal = self._stack.pop()
         self._over = False
         self._last = -1
 
@@ -211,8 +224,13 @@ class FastRound:
 
     def winner_loser(self) -> tuple[int, int]:
         """The winner and loser of the check that ended the round."""
-        q = self.quantity[self._standing]
-        c = self.count()
+        i = self._standing
+        q = self.quantity[i]
+        face = self.face[i]
+        wild = self.wild
+        c = self._dice.count(face)
+        if wild is not None and wild != face:  # count(), inlined: every playout ends here
+            c += self._dice.count(wild)
         caller, bidder = self._to_act, self._bidder
         right = c == q if self._last == self.EXACT else c < q
         return (caller, bidder) if right else (bidder, caller)
@@ -268,6 +286,15 @@ class FastRound:
                 raise ValueError("only bids can precede a fast round's position")
             fast.apply(fast.ladder.index[bid])
         return fast
+
+
+_DEALS_LISTED = 4096
+
+
+@lru_cache(maxsize=64)
+def _deals(faces: int, total: int) -> tuple[tuple[int, ...], ...]:
+    """Every deal of `total` dice, each once: equally likely outcomes."""
+    return tuple(itertools.product(range(1, faces + 1), repeat=total))
 
 
 def _ladder(o: Options, wild: int | None, rule: str, q_max: int) -> BidLadder:

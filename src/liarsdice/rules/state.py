@@ -58,6 +58,8 @@ REROLL: Final = "reroll"  # chance: a cup is rerolled after a push
 TURN: Final = "turn"
 VOTE: Final = "vote"
 OVER: Final = "over"
+_CHANCE_PHASES: Final = frozenset((STARTER, ROLL, REROLL))
+_ROLLS_KEPT: Final = 4096  # a table keeps the states its rolls lead to when it has this few outcomes
 
 
 class IllegalAction(ValueError):
@@ -137,6 +139,13 @@ class _Table:
         "exact_possible",
         "roll_slices",
         "total_dice",
+        "hand_slices",
+        "one_die_each",
+        "rolled",
+        "no_open_face",
+        "opening",
+        "after",
+        "started",
     )
 
     round_no: int
@@ -156,6 +165,20 @@ class _Table:
     exact_possible: bool  # the options and this round allow exact at all
     roll_slices: tuple[tuple[int, int], ...]  # where each seat's hand sits in a flat roll
     total_dice: int  # dice held by everyone, out players' none
+    hand_slices: tuple[slice, ...]  # roll_slices as slices
+    one_die_each: bool  # every seat holds one die: a roll is one face per seat
+    # The states (and events) that rolls of this table's round led to, when the round has few
+    # outcomes (at most _ROLLS_KEPT), else None. A table belongs to one chance state, and states
+    # are values: repeated playouts from a shared start (a new game's initial state) reuse them.
+    rolled: dict[tuple[tuple[int, ...], ...], tuple[GameState, tuple[Event, ...]]] | None
+    no_open_face: int  # the face a round may not open on (the wild without wild_opening), else 0
+    opening: tuple[BidAction, ...]  # the legal openings
+    # In rules without pass, push or betting, after[seat][rung] caches the legal actions of the
+    # next player after `seat` bids ladder rung `rung` (None: not built yet); None in other rules.
+    # Per table, not per game, so that the cache goes with the round (a round visits few rungs;
+    # repeated playouts from one position share its table).
+    after: tuple[list[tuple[Action, ...] | None], ...] | None
+    started: RoundStarted  # the event of this round's roll
 
 
 class _Economy:
@@ -241,7 +264,19 @@ class _Round:
 class Game:
     """The rules of one table: options and seat names. Makes states; never changes."""
 
-    __slots__ = ("options", "seats", "num_players", "_challenges", "_no_cups", "_faces", "_initial")
+    __slots__ = (
+        "options",
+        "seats",
+        "num_players",
+        "_challenges",
+        "_no_cups",
+        "_faces",
+        "_simple",
+        "_duel",
+        "_plain_single",
+        "_results",
+        "_initial",
+    )
 
     def __init__(self, options: Options, seats: Sequence[str] | None = None) -> None:
         options.validate()
@@ -258,6 +293,15 @@ class Game:
         self._challenges = tuple(Challenge(s) for s in range(self.num_players))
         self._no_cups: tuple[tuple[int, ...], ...] = ((),) * self.num_players
         self._faces = frozenset(range(1, options.faces + 1))
+        # Bids, challenge and exact only: the legal actions depend on the standing rung and the
+        # seats alone, so tables cache them (_Table.after).
+        self._simple = options.economy is None and not options.push and options.pass_rule == "none"
+        # A challenge can only be of the last bid, and it is settled at once (no vote, no pass).
+        self._duel = options.pass_rule == "none" and options.challenge_mode == "duel"
+        # One round, no chips: the check alone decides the result (see _finish_single).
+        self._plain_single = options.rounds == "single" and options.economy is None
+        # The results of such games, by (seats holding dice, winner, loser): values, so shared.
+        self._results: dict[tuple[tuple[int, ...], int, int], tuple[GameResult, GameOver]] = {}
         self._initial = self._make_initial_state()
 
     def __repr__(self) -> str:
@@ -374,6 +418,9 @@ class Game:
             at += d
         t.roll_slices = tuple(bounds)
         t.total_dice = at
+        t.hand_slices = tuple(slice(a, b) for a, b in bounds)
+        t.one_die_each = all(d == 1 for d in dice)
+        t.rolled = {} if o.faces**at <= _ROLLS_KEPT else None
         t.exact_possible = o.exact != "none" and not (
             special and o.one_die_round is not None and not o.one_die_round.exact_allowed
         )
@@ -381,6 +428,10 @@ class Game:
         t.wild = None if special else o.wild
         rule = "plain" if special else o.wild_bid_rule
         t.ladder = ladder(o.faces, t.wild, rule, o.bid_order, max(t.q_max, 1))
+        t.no_open_face = t.wild if t.wild is not None and not o.wild_opening else 0
+        t.opening = _opening_actions(t.ladder, t.no_open_face)
+        t.after = tuple([None] * len(t.ladder.bids) for _ in range(n)) if self._simple else None
+        t.started = RoundStarted(round_no, starter, special, dice)
         return t
 
 
@@ -389,16 +440,19 @@ _NEVER = 1 << 30  # a round number later than any game lasts
 _EXACT = Exact()
 
 
+_OFF_LADDER = 1 << 62  # the rung of a standing bid above the ladder (max_quantity: unbounded)
+_new_tuple = tuple.__new__  # builds a named tuple without its Python-level __new__ (hot paths)
+
+
 @lru_cache(maxsize=512)
 def _bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
     return tuple(BidAction(b) for b in lad.bids)
 
 
-@lru_cache(maxsize=1 << 14)
-def _raises_and_calls(lad: BidLadder, standing: int, challenge: Challenge, exact: bool) -> tuple[Action, ...]:
-    """The bids above ladder rung `standing`, then the challenge (and exact): immutable, so shared."""
-    tail: tuple[Action, ...] = (challenge, _EXACT) if exact else (challenge,)
-    return _bid_actions(lad)[standing + 1 :] + tail
+@lru_cache(maxsize=512)
+def _opening_actions(lad: BidLadder, no_open_face: int) -> tuple[BidAction, ...]:
+    actions = _bid_actions(lad)
+    return tuple(a for a in actions if a.bid.face != no_open_face) if no_open_face else actions
 
 
 def _mask(seats: Iterable[int]) -> int:
@@ -428,7 +482,7 @@ class GameState:
     """
 
     # Few slots: a bid copies all of them. What changes rarely sits in `_r` (see _Round).
-    __slots__ = ("_game", "_t", "_r", "_phase", "_to_act", "_history", "_standing", "_legal")
+    __slots__ = ("_game", "_t", "_r", "_phase", "_to_act", "_history", "_standing", "_rung", "_legal")
 
     _game: Game
     _t: _Table
@@ -436,7 +490,8 @@ class GameState:
     _phase: str
     _to_act: int
     _history: tuple[Turn, ...]
-    _standing: int
+    _standing: int  # the history index of the standing bid, -1 if none
+    _rung: int  # its rung on the round's ladder: -1 if none, _OFF_LADDER above the ladder
     _legal: tuple[Action, ...] | None
 
     # ----- construction -----
@@ -458,7 +513,7 @@ class GameState:
         s._r = r = object.__new__(_Round)
         r.cups = r.pushed = game._no_cups
         s._history = ()
-        s._standing = -1
+        s._standing = s._rung = -1
         r.passed = r.bad_passes = 0
         r.vote = r.econ = None
         r.pending = -1
@@ -477,26 +532,37 @@ class GameState:
         s._r = self._r
         s._history = self._history
         s._standing = self._standing
+        s._rung = self._rung
         s._legal = None
         return s
 
     def _begin_round(self, hands: tuple[tuple[int, ...], ...]) -> GameState:
+        """The first turn of the round this roll state's table describes, with these cups."""
+        g = self._game
         t = self._t
-        s = self._copy()
+        s = object.__new__(GameState)
+        s._game = g
+        s._t = t
         s._phase = TURN
         s._to_act = t.starter
-        s._r = r = self._r.copy()
-        r.cups = hands
-        r.pushed = self._game._no_cups
         s._history = ()
-        s._standing = -1
+        s._standing = s._rung = -1
+        s._legal = t.opening if g._simple else None
+        s._r = r = object.__new__(_Round)
+        r.cups = hands
+        r.pushed = g._no_cups
         r.passed = r.bad_passes = 0
         r.vote = None
-        eco = self._game.options.economy
-        if eco is not None:
+        r.pending = -1
+        r.candidates = ()
+        r.outcome = self._r.outcome
+        r.result = None
+        eco = g.options.economy
+        if eco is None:
+            r.econ = None
+        else:
             assert t.chips is not None
-            n = self._game.num_players
-            r.econ = _Economy(t.chips, 0, eco.min_bet_for(t.round_no), (0,) * n, 0, None)
+            r.econ = _Economy(t.chips, 0, eco.min_bet_for(t.round_no), (0,) * g.num_players, 0, None)
         return s
 
     # ----- reading -----
@@ -520,7 +586,7 @@ class GameState:
 
     @property
     def is_chance(self) -> bool:
-        return self._phase in (STARTER, ROLL, REROLL)
+        return self._phase in _CHANCE_PHASES
 
     @property
     def is_terminal(self) -> bool:
@@ -653,8 +719,15 @@ class GameState:
             rnd = rng.random
             faces = self._game.options.faces
             t = self._t
-            flat = [int(rnd() * faces) + 1 for _ in range(t.total_dice)]
-            return Roll(tuple([tuple(flat[a:b]) for a, b in t.roll_slices]))
+            # Dice are drawn in seat order either way, so a seed gives the same roll.
+            if t.one_die_each:
+                hands = tuple([(int(rnd() * faces) + 1,) for _ in range(t.total_dice)])
+            else:
+                flat = tuple([int(rnd() * faces) + 1 for _ in range(t.total_dice)])
+                # mypy picks the int overload of __getitem__ for map; these are slices.
+                hands = tuple(map(flat.__getitem__, t.hand_slices))  # type: ignore[arg-type]
+            roll: Roll = _new_tuple(Roll, (hands,))
+            return roll
         return self.chance_spec().sample(rng)
 
     def chance_outcomes(self, limit: int = 100_000) -> list[tuple[ChanceAction, float]]:
@@ -729,7 +802,7 @@ class GameState:
             legal = _VOTES
         elif self._phase != TURN:
             legal = ()
-        elif self._r.econ is None and not self._game.options.push and self._game.options.pass_rule == "none":
+        elif self._game._simple:
             legal = self._simple_legal_actions()
         else:
             legal = self._full_legal_actions()
@@ -737,24 +810,35 @@ class GameState:
         return legal
 
     def _simple_legal_actions(self) -> tuple[Action, ...]:
-        """Bids, challenge and exact only: the common case, kept quick for playouts."""
+        """Bids, challenge and exact only: the common case, cached by the table per rung.
+
+        Without pass and betting the seat to act is always the next one after the standing
+        bidder, and only that bid can be challenged, so (bidder, rung) settles everything."""
         t = self._t
-        actions = _bid_actions(t.ladder)
-        if self._standing < 0:
-            if t.wild is not None and not self._game.options.wild_opening and not t.special:
-                return tuple(a for a in actions if a.bid.face != t.wild)
-            return actions
+        rung = self._rung
+        if rung < 0:
+            return t.opening
+        bidder = self._history[self._standing].seat
+        assert t.after is not None
+        on_ladder = rung != _OFF_LADDER
+        if on_ladder:
+            cached = t.after[bidder][rung]
+            if cached is not None:
+                return cached
         seat = self._to_act
-        standing = self._history[self._standing]
-        assert isinstance(standing.action, BidAction)
-        i = t.ladder.index.get(standing.action.bid)
         exact = t.exact_possible and self._exact_error(seat) is None
-        if i is not None and not (t.special and self._face_locked(seat)):
-            return _raises_and_calls(t.ladder, i, self._game._challenges[standing.seat], exact)
-        bids = tuple(BidAction(b) for b in self._legal_bids(seat))
-        if exact:
-            return (*bids, self._game._challenges[standing.seat], _EXACT)
-        return (*bids, self._game._challenges[standing.seat])
+        calls: tuple[Action, ...] = (
+            (self._game._challenges[bidder], _EXACT) if exact else (self._game._challenges[bidder],)
+        )
+        bids: tuple[Action, ...]
+        if on_ladder and not (t.special and self._face_locked(seat)):
+            bids = _bid_actions(t.ladder)[rung + 1 :]
+        else:
+            bids = tuple(BidAction(b) for b in self._legal_bids(seat))
+        legal = bids + calls
+        if on_ladder:
+            t.after[bidder][rung] = legal
+        return legal
 
     def _full_legal_actions(self) -> tuple[Action, ...]:
         moves = self.legal_moves()
@@ -849,13 +933,11 @@ class GameState:
         if i is not None:
             # A rung of this round's ladder: face and quantity are in range. The common cases
             # are settled here; everything else, and every message, below.
-            if self._standing < 0:
-                if t.wild is None or t.special or bid.face != t.wild or self._game.options.wild_opening:
+            if self._rung < 0:
+                if bid.face != t.no_open_face:
                     return None
-            elif not t.special:
-                j = lad.index.get(self._history[self._standing].action.bid)  # type: ignore[union-attr]
-                if j is not None and i > j:
-                    return None
+            elif not t.special and i > self._rung:
+                return None
         return self._bid_error_slow(seat, bid)
 
     def _bid_error_slow(self, seat: int, bid: Bid) -> str | None:
@@ -972,6 +1054,33 @@ class GameState:
             if seat is not None and seat != self._to_act:
                 raise IllegalAction(self._not_your_turn(seat))
             if kind is BidAction:
+                t = self._t
+                rung = self._rung
+                i = t.ladder.index.get(action.bid)  # type: ignore[union-attr]
+                if (
+                    i is not None
+                    and i > rung
+                    and not t.special
+                    and (rung >= 0 or action.bid[1] != t.no_open_face)  # type: ignore[union-attr]
+                    and not action.push  # type: ignore[union-attr]
+                    and self._r.econ is None
+                ):
+                    # The common case, settled here without a message or the legal actions: a
+                    # bid on this round's ladder above the standing one, no push, no betting, no
+                    # face lock. _apply_bid decides every other bid, the same way, and explains.
+                    to_act = self._to_act
+                    s = object.__new__(GameState)
+                    s._game = self._game
+                    s._t = t
+                    s._r = self._r
+                    s._phase = TURN
+                    s._to_act = t.next_seat[to_act]  # no betting, so nobody has folded
+                    turn: Turn = _new_tuple(Turn, (to_act, action))
+                    s._history = (*self._history, turn)
+                    s._standing = len(self._history)
+                    s._rung = i
+                    s._legal = t.after[to_act][i] if t.after is not None else None
+                    return s, (turn,)
                 return self._apply_bid(action)  # type: ignore[arg-type]
             if kind is Challenge:
                 return self._apply_challenge(action)  # type: ignore[arg-type]
@@ -997,6 +1106,8 @@ class GameState:
         else:
             if seat is not None:
                 raise IllegalAction(f"luck decides this ({phase}), not a player: no seat may supply it")
+            if kind is Roll and phase == ROLL:
+                return self._apply_roll(action)  # type: ignore[arg-type]
             if kind in (Roll, Reroll, DrawStarter):
                 return self._apply_chance(action)  # type: ignore[arg-type]
             if phase == REROLL:
@@ -1085,7 +1196,9 @@ class GameState:
         return s, (s._history[-1],)
 
     def _apply_bid(self, action: BidAction) -> tuple[GameState, tuple[Event, ...]]:
+        """Every bid but the common case `apply` settles itself: decided, or refused with why."""
         seat = self._to_act
+        i = self._t.ladder.index.get(action.bid)
         if self._r.econ is not None:
             raise IllegalAction("in this game you make claims: meet the bet and claim, accuse, go all-in or fold")
         err = self._bid_error(seat, action.bid) or self._push_error(seat, action.push)
@@ -1095,6 +1208,7 @@ class GameState:
         turn = Turn(seat, action)
         s._history = (*self._history, turn)
         s._standing = len(self._history)
+        s._rung = _OFF_LADDER if i is None else i
         if action.push:
             return self._after_turn(s, seat, action.push)
         s._to_act = self._t.next_seat[seat]  # no economy here, so nobody has folded
@@ -1119,14 +1233,22 @@ class GameState:
         if self._r.econ is not None:
             raise IllegalAction("in this game you accuse a claim instead of challenging it")
         h = self._history
-        if (
-            self._game.options.pass_rule == "none"
-            and h
-            and action.target == h[-1].seat != seat
-            and self._game.options.challenge_mode == "duel"
-        ):
+        g = self._game
+        if g._duel and h and action.target == h[-1].seat != seat:
             # The common case: the last bid, by another player, in a duel.
-            return self._resolve_challenge(Turn(seat, action), len(h) - 1, ())
+            turn: Turn = _new_tuple(Turn, (seat, action))
+            if not g._plain_single:
+                return self._resolve_challenge(turn, len(h) - 1, ())
+            # One round, no pass, no vote: the bid and the count settle everything. Without
+            # pass or betting the last action is a bid.
+            target = action.target
+            bid: Bid = h[-1].action.bid  # type: ignore[union-attr]
+            count = self._count(bid[1])
+            claim_true = count >= bid[0]
+            right, wrong = (target, seat) if claim_true else (seat, target)
+            return self._finish_single(
+                turn, "challenge", seat, target, bid, count, claim_true, None, None, (), wrong, right, wrong
+            )
         targets = self._challenge_targets(seat)
         if action.target not in targets:
             if not targets:
@@ -1221,7 +1343,7 @@ class GameState:
         s._t = _with_exact_used(t, seat) if o.exact_limit == "once_per_game" else t
         winner, loser = (seat, bidder) if hit else (bidder, seat)
         state, events = s._finish_round(
-            "exact", seat, bidder, bid, count, None, hit, None, (), delta, seat, winner, loser
+            None, "exact", seat, bidder, bid, count, None, hit, None, (), delta, seat, winner, loser
         )
         return state, (turn, *events)
 
@@ -1249,7 +1371,7 @@ class GameState:
                     for x in folders:
                         delta[x] = -1
                 state, events = s._finish_round(
-                    "folds", None, last, None, None, None, None, None, (), delta, seat, last, seat
+                    None, "folds", None, last, None, None, None, None, None, (), delta, seat, last, seat
                 )
                 return state, (turn, *events)
             s._to_act = s._next_in_turn(seat)
@@ -1289,6 +1411,8 @@ class GameState:
         s = self._copy()
         s._history = (*self._history, turn)
         s._standing = len(self._history)
+        rung = self._t.ladder.index.get(action.bid)
+        s._rung = _OFF_LADDER if rung is None else rung
         paid = e.pay(seat, cost)
         s._r = s._r.copy()
         s._r.econ = _Economy(paid.chips, paid.pot, bet, paid.paid, paid.folded, paid.last_folder)
@@ -1305,6 +1429,25 @@ class GameState:
         faces = self._game.options.faces
         bad = next(d for hand in hands for d in hand if d not in self._game._faces)
         return f"a die cannot show {bad!r}: the faces are 1 to {faces}"
+
+    def _apply_roll(self, action: Roll) -> tuple[GameState, tuple[Event, ...]]:
+        t = self._t
+        kept = t.rolled
+        if kept is not None:
+            try:
+                known = kept.get(action.hands)  # only valid rolls are kept, so this is checked
+            except TypeError:  # lists for tuples: read below
+                known = None
+            if known is not None:
+                return known
+        hands = tuple(map(tuple, action.hands))  # free when they are tuples already
+        if tuple(map(len, hands)) != t.dice or not all(map(self._game._faces.issuperset, hands)):
+            raise IllegalAction(self._bad_roll(hands))
+        rolled: HandsRolled = _new_tuple(HandsRolled, (t.round_no, hands))
+        applied = (self._begin_round(hands), (rolled, t.started))
+        if kept is not None and len(kept) < _ROLLS_KEPT:
+            kept[hands] = applied
+        return applied
 
     def _apply_chance(self, action: ChanceAction) -> tuple[GameState, tuple[Event, ...]]:
         o = self._game.options
@@ -1326,13 +1469,7 @@ class GameState:
         if self._phase == ROLL:
             if not isinstance(action, Roll):
                 raise IllegalAction("the dice of the round must be rolled (a Roll)")
-            hands = tuple(map(tuple, action.hands))  # free when they are tuples already
-            if tuple(map(len, hands)) != t.dice or not self._game._faces.issuperset(
-                [d for hand in hands for d in hand]
-            ):
-                raise IllegalAction(self._bad_roll(hands))
-            s = self._begin_round(hands)
-            return s, (HandsRolled(t.round_no, s._r.cups), RoundStarted(t.round_no, t.starter, t.special, t.dice))
+            return self._apply_roll(action)
         if not isinstance(action, Reroll):
             raise IllegalAction(f"{self._name(self._r.candidates[0])}'s pushed cup must be rerolled first (a Reroll)")
         seat = self._r.candidates[0]
@@ -1373,8 +1510,14 @@ class GameState:
             wild = None
         r = self._r
         total = 0
+        cups = r.cups
+        if r.pushed is self._game._no_cups and r.econ is None:  # no pushes, nobody folded
+            for s in self._t.active:
+                cup = cups[s]
+                total += cup.count(face) if wild is None else cup.count(face) + cup.count(wild)
+            return total
         for s in self._in_play():
-            for dice in (r.cups[s], r.pushed[s]):
+            for dice in (cups[s], r.pushed[s]):
                 if dice:
                     total += dice.count(face) + (dice.count(wild) if wild is not None else 0)
         return total
@@ -1415,15 +1558,22 @@ class GameState:
         for voter, believe in votes:
             if (believe == target_right) == shedding:
                 delta[voter] = -1
-        if appended:
-            s = self
-        else:
-            s = self._copy()
-            s._history = (*self._history, challenge)
-        state, events = s._finish_round(
-            "challenge", seat, target, bid, count, claim_true, None, pass_valid, votes, delta, wrong, right, wrong
+        return self._finish_round(
+            None if appended else challenge,
+            "challenge",
+            seat,
+            target,
+            bid,
+            count,
+            claim_true,
+            None,
+            pass_valid,
+            votes,
+            delta,
+            wrong,
+            right,
+            wrong,
         )
-        return state, events if appended else (challenge, *events)
 
     def _resolve_accusation(self, seat: int) -> tuple[GameState, tuple[Event, ...]]:
         o = self._game.options
@@ -1443,11 +1593,12 @@ class GameState:
             for x in folders:
                 delta[x] -= 1
         return self._finish_round(
-            "accusation", seat, target, bid, count, claim_true, None, None, (), delta, wrong, right, wrong
+            None, "accusation", seat, target, bid, count, claim_true, None, None, (), delta, wrong, right, wrong
         )
 
     def _finish_round(
         self,
+        turn: Turn | None,
         kind: OutcomeKind,
         caller: int | None,
         target: int | None,
@@ -1462,8 +1613,27 @@ class GameState:
         winner: int | None,
         loser: int | None,
     ) -> tuple[GameState, tuple[Event, ...]]:
-        """Steps 1-6 of RULES.md 2.5 after the outcome is known: dice, places, chips, end, next."""
+        """Steps 1-6 of RULES.md 2.5 after the outcome is known: dice, places, chips, end, next.
+
+        `turn`, if given, is the action that ended the round: it joins the history and leads the
+        events (otherwise the caller has done both)."""
         g = self._game
+        if g._plain_single:
+            return self._finish_single(
+                turn,
+                kind,
+                caller,
+                target,
+                bid,
+                count,
+                claim_true,
+                exact_hit,
+                pass_valid,
+                votes,
+                round_loser,
+                winner,
+                loser,
+            )
         o = g.options
         t = self._t
         n = g.num_players
@@ -1514,36 +1684,40 @@ class GameState:
         cups = self._r.cups
         hands = cups if pushed is g._no_cups else tuple(c + p for c, p in zip(cups, pushed, strict=True))
         folded = tuple(s for s in t.active if e.folded >> s & 1) if e is not None else ()
-        outcome = RoundOutcome(  # positional: this runs once a round, in every playout
-            t.round_no,
-            kind,
-            caller,
-            target,
-            bid,
-            count,
-            claim_true,
-            exact_hit,
-            pass_valid,
-            votes,
-            hands,
-            pushed,
-            t.special,
-            t.active,
-            dice_before,
-            dice_after,
-            out_now,
-            round_loser,
-            winner,
-            loser,
-            folded,
-            pot,
-            share if winner is not None else None,
-            chips if e is not None else None,
-            running if e is not None else None,
-            game_over,
-            next_starter,
-            next_special,
+        outcome: RoundOutcome = _new_tuple(  # this runs once a round, in every playout
+            RoundOutcome,
+            (
+                t.round_no,
+                kind,
+                caller,
+                target,
+                bid,
+                count,
+                claim_true,
+                exact_hit,
+                pass_valid,
+                votes,
+                hands,
+                pushed,
+                t.special,
+                t.active,
+                dice_before,
+                dice_after,
+                out_now,
+                round_loser,
+                winner,
+                loser,
+                folded,
+                pot,
+                share if winner is not None else None,
+                chips if e is not None else None,
+                running if e is not None else None,
+                game_over,
+                next_starter,
+                next_special,
+            ),
         )
+        resolved: RoundResolved = _new_tuple(RoundResolved, (outcome,))
         if game_over:
             result = self._game_result(out_round, dice_after, chips, running, winner, loser, single)
             if dice_after is dice_before and out_round is t.out_round and result.chips == t.chips:
@@ -1563,9 +1737,10 @@ class GameState:
             s = GameState._chance(g, table, OVER, outcome, ())
             s._r.cups = self._r.cups
             s._r.pushed = pushed
-            s._history = self._history
+            s._history = self._history if turn is None else (*self._history, turn)
             s._r.result = result
-            return s, (RoundResolved(outcome), GameOver(result))
+            over: GameOver = _new_tuple(GameOver, (result,))
+            return s, (resolved, over) if turn is None else (turn, resolved, over)
         table = g._table(
             t.round_no + 1,
             dice_after,
@@ -1578,7 +1753,94 @@ class GameState:
             running,
         )
         phase = STARTER if next_starter is None else ROLL
-        return GameState._chance(g, table, phase, outcome, candidates), (RoundResolved(outcome),)
+        return GameState._chance(g, table, phase, outcome, candidates), (resolved,) if turn is None else (
+            turn,
+            resolved,
+        )
+
+    def _finish_single(
+        self,
+        turn: Turn | None,
+        kind: OutcomeKind,
+        caller: int | None,
+        target: int | None,
+        bid: Bid | None,
+        count: int | None,
+        claim_true: bool | None,
+        exact_hit: bool | None,
+        pass_valid: bool | None,
+        votes: tuple[tuple[int, bool], ...],
+        round_loser: int,
+        winner: int | None,
+        loser: int | None,
+    ) -> tuple[GameState, tuple[Event, ...]]:
+        """_finish_round for a single-round game without chips: no die changes hands, nothing
+        carries over, and the result depends on the two sides of the check alone. Every
+        single-round game of the openspiel preset ends here, so it is kept short."""
+        g = self._game
+        t = self._t
+        r = self._r
+        pushed = r.pushed
+        hands = r.cups if pushed is g._no_cups else tuple(c + p for c, p in zip(r.cups, pushed, strict=True))
+        dice = t.dice
+        outcome: RoundOutcome = _new_tuple(
+            RoundOutcome,
+            (
+                t.round_no,
+                kind,
+                caller,
+                target,
+                bid,
+                count,
+                claim_true,
+                exact_hit,
+                pass_valid,
+                votes,
+                hands,
+                pushed,
+                t.special,
+                t.active,
+                dice,
+                dice,
+                (),
+                round_loser,
+                winner,
+                loser,
+                (),
+                None,
+                None,
+                None,
+                None,
+                True,
+                None,
+                False,
+            ),
+        )
+        assert winner is not None and loser is not None  # without chips nobody folds
+        key = (t.active, winner, loser)
+        ending = g._results.get(key)
+        if ending is None:
+            result = self._game_result(t.out_round, dice, None, 0, winner, loser, True)
+            ending = g._results[key] = (result, _new_tuple(GameOver, (result,)))
+        s = object.__new__(GameState)
+        s._game = g
+        s._t = t
+        s._phase = OVER
+        s._to_act = -1
+        s._history = self._history if turn is None else (*self._history, turn)
+        s._standing = s._rung = -1
+        s._legal = ()
+        s._r = over = object.__new__(_Round)
+        over.cups = r.cups
+        over.pushed = pushed
+        over.passed = over.bad_passes = 0
+        over.vote = over.econ = None
+        over.pending = -1
+        over.candidates = ()
+        over.outcome = outcome
+        over.result = ending[0]
+        resolved: RoundResolved = _new_tuple(RoundResolved, (outcome,))
+        return s, (resolved, ending[1]) if turn is None else (turn, resolved, ending[1])
 
     def _next_starter(
         self,
@@ -1638,7 +1900,8 @@ class GameState:
             podium = [2] * n
             podium[winner] = 1
             podium[loser] = n
-            return GameResult(tuple(podium), holding, tuple(score), None, None)
+            result: GameResult = _new_tuple(GameResult, (tuple(podium), holding, tuple(score), None, None, None))
+            return result
         if single:
             score = [0.0] * n
             if winner is not None:
@@ -1719,10 +1982,14 @@ def _with_starter(t: _Table, starter: int) -> _Table:
     for name in _Table.__slots__:
         setattr(new, name, getattr(t, name))
     new.starter = starter
+    new.started = RoundStarted(t.round_no, starter, t.special, t.dice)
+    new.rolled = {} if t.rolled is not None else None  # rolls now lead elsewhere
     return new
 
 
 def _with_exact_used(t: _Table, seat: int) -> _Table:
     new = _with_starter(t, t.starter)
     new.exact_used = t.exact_used | 1 << seat
+    if t.after is not None:  # who may call exact changed: the cached legal actions with it
+        new.after = tuple([None] * len(t.ladder.bids) for _ in t.after)
     return new
