@@ -36,11 +36,10 @@ player loses (worth less to us at a bigger table), or dice shed in the shedding 
   is better given what its raise tells us about its cup.
 * A pass is scored the same way, with the pass in place of a bid; a push (all our cup dice that
   count for the bid's face: shown, and the rest rerolled) is tried on every candidate bid.
-* In Tavern the chips count too. A broke opener must fold round after round, so losing a round
-  with fewer chips than the next round's bet costs every die: that is the stake of a check for
-  us and for the next player. The bot meets, raises with a strong claim to the level that would
-  leave the next player short (or that it cannot meet at all: it must fold or go all-in), accuses,
-  goes all-in or folds by these stakes, less the chips paid.
+* In Tavern the chips count too: heads-up every move is judged by the chance of winning the game
+  after the round, from a model of that chance fitted to past games (chips against the growing
+  bet, dice, who opens); at a bigger table a chip has a fixed worth in dice. Details in
+  `bots/strong_tavern.py`.
 
 **Bluffing.** Now and then the bot makes its best bid on a face it is short of instead of its
 best bid, if that bid is nearly as good, at a rate that grows with the chance that its best bid
@@ -58,20 +57,18 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..rules import (
-    Accuse,
     Action,
-    AllIn,
     Bid,
     BidAction,
     BidLadder,
     Challenge,
     Claim,
     Exact,
-    Fold,
     Pass,
     PlayerView,
     Vote,
@@ -79,6 +76,9 @@ from ..rules import (
 )
 from .base import Bot, Limit
 from .probability import believed_pass, counted_seats, pass_chance, safest_action
+
+if TYPE_CHECKING:
+    from .strong_tavern import ChipModel
 
 # ----- the model of the other players -----
 
@@ -122,11 +122,6 @@ EXACT_ONCE_MARGIN = 0.2
 # Bluffing: at most this often, and only with a bid this close to the best in value.
 BLUFF_RATE = 0.12
 BLUFF_MARGIN = 0.12
-# Tavern: the starting chips are worth this many times the starting dice (so with 3 dice and 10
-# chips a chip is worth 0.3 of a die).
-CHIP_VALUE = 1.0
-# How many of our best claims are scored again with a raise.
-RAISED_CLAIMS = 3
 # The look-ahead scores (bids x hands x faces) at most this many cells, from the next player's
 # likeliest hands: bounds the time of a decision with many faces.
 LOOK_AHEAD_WORK = 400_000
@@ -298,22 +293,6 @@ class Round:
         self.barred_opening = (
             self.wild if self.wild is not None and not o.wild_opening and not view.one_die_round else None
         )
-
-    def loss(self, seat: int, chips_after: int) -> float:
-        """What losing a check costs `seat` (in our units when it is us): one die, or in an
-        elimination game with chips every die it holds if it is left unable to pay the next
-        round's bet, since the loser opens that round and a broke opener folds round after round."""
-        if self.shedding:
-            return self.lose
-        if self.next_bet is not None and chips_after < self.next_bet:
-            return float(self.view.dice[seat])
-        return self.lose if seat == self.me else 1.0
-
-    def gain(self, seat: int | None, owed: int) -> float:
-        """What `seat` losing a check (after paying `owed`) is worth to us."""
-        if seat is None or self.view.chips is None:
-            return self.win
-        return self.win * (1.0 if self.shedding else self.loss(seat, self.view.chips[seat] - owed))
 
     def locked_face(self, seat: int, standing: Bid | None) -> int | None:
         """The face `seat` must keep in the one-die round, or None if it may change it."""
@@ -707,6 +686,8 @@ class StrongBot(Bot):
         # the rounds whose cups we saw revealed; a seat we know nothing of gets BID_NOISE.
         self.honesty: dict[int, tuple[float, float]] = {}
         self._last_view: PlayerView | None = None
+        # The model of what chips are worth heads-up in Tavern; None: the one shipped in data/.
+        self.chip_model: ChipModel | None = None
 
     def noise(self) -> dict[int, float]:
         return {s: a / (a + b) for s, (a, b) in self.honesty.items()}
@@ -755,7 +736,13 @@ class StrongBot(Bot):
         if legal.voting:
             choice: Action = self._vote(view, estimate)
         else:
-            moves = self._economy(view, estimate) if legal.economy else self._turn(view, estimate)
+            if legal.economy:
+                # Imported here: the chips build on this module (bots/strong_tavern.py).
+                from .strong_tavern import economy_moves
+
+                moves = economy_moves(self, view, estimate)
+            else:
+                moves = self._turn(view, estimate)
             choice = self._pick(moves)
         if is_legal(view, choice):
             return choice
@@ -880,129 +867,8 @@ class StrongBot(Bot):
         bid = view.standing_bid
         return Vote(bid is None or estimate.chance_true(bid) >= 0.5)
 
-    # ----- a turn with chips -----
-
-    def _economy(self, view: PlayerView, estimate: Estimate) -> list[Scored]:
-        legal = view.legal
-        assert legal is not None and view.chips is not None
-        r = estimate.r
-        economy = view.options.economy
-        assert economy is not None
-        chip = CHIP_VALUE * view.options.starting_dice(r.me) / max(economy.starting_chips, 1)
-        me = r.me
-        chips = view.chips[me]
-        pot = view.round_pot or 0
-        owed = legal.owed or 0
-        # Folding costs a die (nothing in the shedding game), and a broke opener folds again.
-        moves: list[Scored] = [Scored(0.0 if r.shedding else -r.loss(me, chips), -1, Fold())]
-        standing, bidder = view.standing_bid, view.standing_bidder
-        if standing is not None and bidder is not None:
-            holds = estimate.chance_true(standing)
-            win = r.gain(bidder, 0)
-            if legal.can_accuse:
-                share = (pot + owed) // 2
-                value = win * (1 - holds) - r.loss(me, chips - owed) * holds + chip * ((1 - holds) * share - owed)
-                moves.append(Scored(value, 3, Accuse()))
-            if legal.can_all_in:
-                share = (pot + chips) // 2
-                value = win * (1 - holds) - r.loss(me, 0) * holds + chip * ((1 - holds) * share - chips)
-                moves.append(Scored(value, 3, AllIn()))
-        if legal.can_meet and legal.bids:
-            nxt = r.next_seat(me)
-            level = view.current_bet or 0
-            if nxt is not None and self._cannot_meet(view, nxt, level):
-                # The next player must accuse with every chip or fold: score that, not a raise.
-                for bid in self._candidates(view, estimate):
-                    value, stands = self._forced(view, estimate, bid, nxt, chips - owed)
-                    moves.append(Scored(value - chip * owed, 0, Claim(bid), stands))
-            else:
-                stakes = (
-                    r.gain(nxt, owed_by(view, nxt, level)) if nxt is not None else r.win,
-                    r.loss(me, chips - owed),
-                )
-                claims = []
-                for move in self._bids(view, estimate, stakes):
-                    assert isinstance(move.action, BidAction)
-                    claim = Claim(move.action.bid, None, move.action.push)
-                    claims.append(Scored(move.value - chip * owed, 0, claim, move.unchallenged, move.bluff))
-                moves += claims
-                if nxt is not None and not r.shedding:
-                    moves += self._raises(view, estimate, nxt, claims, chip)
-        return moves
-
-    @staticmethod
-    def _cannot_meet(view: PlayerView, seat: int, level: int) -> bool:
-        assert view.chips is not None
-        return view.chips[seat] < owed_by(view, seat, level)
-
-    def _forced(
-        self, view: PlayerView, estimate: Estimate, bid: Bid, nxt: int, chips_after: int
-    ) -> tuple[float, float]:
-        """The value of claiming `bid` when the next player cannot meet the bet: it accuses with
-        every chip when the claim looks false from its cup (the probability bot's rule), else it
-        folds and loses a die. Also the chance that it folds."""
-        r = estimate.r
-        holds = estimate.chance_true(bid)
-        match = matches(r.cup_size[nxt], r.faces, r.wild).match
-        unknown = r.total - r.cup_size[nxt] - r.pushed_total
-        p = standing_chance(r, match, unknown, r.pushed_match, bid)
-        w = estimate.weights[nxt]
-        accuses = float((w * (p < 0.5)).sum())
-        # Its accusation is likelier from the hands that make our claim false.
-        true_if_accused = (
-            float((w * (p < 0.5) * estimate.true_given(bid, nxt)).sum()) / accuses if accuses > 0 else holds
-        )
-        gain = r.gain(nxt, 0)
-        value = accuses * (gain * true_if_accused - r.loss(r.me, chips_after) * (1 - true_if_accused))
-        return value + (1 - accuses) * (0.0 if r.shedding else gain), 1 - accuses
-
-    def _raises(
-        self, view: PlayerView, estimate: Estimate, nxt: int, claims: list[Scored], chip: float
-    ) -> list[Scored]:
-        """Our best claims again, with a raise: to the level that would leave the next player
-        short of the next round's bet once it pays (so that losing this round costs it every die:
-        it would open the next round broke), or to a level it cannot pay at all (it must then
-        fold, losing a die, or accuse us with every chip). The chips it costs us count against it."""
-        legal = view.legal
-        r = estimate.r
-        economy = view.options.economy
-        assert legal is not None and economy is not None and view.chips is not None and view.paid is not None
-        if legal.raise_min is None or legal.raise_max is None or r.next_bet is None:
-            return []
-        call = economy.stake == "call_to_level"
-        top = view.chips[nxt] + (view.paid[nxt] if call else 0)  # the highest level it can pay
-        levels = {max(top - r.next_bet + 1, legal.raise_min), max(top + 1, legal.raise_min)}
-        best = sorted((m for m in claims if isinstance(m.action, Claim) and not m.action.push), key=lambda m: -m.value)
-        bids = [m.action.bid for m in best[:RAISED_CLAIMS] if isinstance(m.action, Claim)]
-        me = r.me
-        out: list[Scored] = []
-        for level in sorted(levels):
-            cost = level - view.paid[me] if call else level
-            if level > legal.raise_max or not bids:
-                continue
-            after = view.chips[me] - cost
-            if level > top:
-                for bid in bids:
-                    value, stands = self._forced(view, estimate, bid, nxt, after)
-                    out.append(Scored(value - chip * cost, 0, Claim(bid, level), stands))
-            else:
-                stakes = (r.gain(nxt, owed_by(view, nxt, level)), r.loss(me, after))
-                values, stands_all = estimate.score_bids(bids, stakes=stakes)
-                out += [
-                    Scored(float(v) - chip * cost, 0, Claim(b, level), float(u))
-                    for b, v, u in zip(bids, values, stands_all, strict=True)
-                ]
-        return out
-
     def _fallback(self, view: PlayerView, estimate: Estimate) -> Action:
         return safest_action(view, estimate, lambda target: self._holds(view, estimate, target))
-
-
-def owed_by(view: PlayerView, seat: int, level: int) -> int:
-    """What `seat` must pay to stay in at bet `level`."""
-    economy = view.options.economy
-    assert economy is not None and view.paid is not None
-    return level if economy.stake == "per_turn" else max(0, level - view.paid[seat])
 
 
 def is_legal(view: PlayerView, action: Action) -> bool:
