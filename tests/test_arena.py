@@ -6,6 +6,7 @@ import csv
 import json
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from liarsdice.arena import (
     ArenaInputError,
     ArenaResult,
     GameRow,
+    entry_labels,
     game_seed,
     mean_interval,
     parse_lineup,
@@ -27,6 +29,7 @@ from liarsdice.arena import (
     wilson,
     win_shares,
 )
+from liarsdice.botproto.driver import ExecSettings
 from liarsdice.bots import Limit, RandomBot
 from liarsdice.cli import build_options
 from liarsdice.record import load_record, replay
@@ -219,3 +222,107 @@ def test_a_failing_bot_names_the_game_to_replay(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setitem(liarsdice.bots.BOT_LEVELS, "probability", BrokenBot)
     with pytest.raises(ArenaError, match=rf"game 1 \(seed {game_seed(11, 1)}, .*RuntimeError: lost its dice"):
         run_arena(config("random,probability", "classic", 4), write=False)
+
+
+# ----- bot programs (exec:COMMAND) -----
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "bots"
+HOSTILE = Path(__file__).with_name("hostile_bot.py")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def test_lineups_take_programs() -> None:
+    assert parse_lineup(f"exec:{EXAMPLES / 'minimal.py'},Random", 3) == (
+        f"exec:{EXAMPLES / 'minimal.py'}",
+        "random",
+        f"exec:{EXAMPLES / 'minimal.py'}",
+    )
+    assert entry_labels(parse_lineup(f"exec:{EXAMPLES / 'minimal.py'},random", 3)) == (
+        "minimal.py-1",
+        "random",
+        "minimal.py-2",
+    )
+    with pytest.raises(ArenaInputError, match=r"there is no program \./no-such-bot"):
+        parse_lineup("random,exec:./no-such-bot")
+
+
+def test_program_failures_are_counted_per_bot_and_no_process_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setenv("HOSTILE_PIDS", str(pids))
+    crash = f"exec:{sys.executable} {HOSTILE} crash 2"
+    garbage = f"exec:{sys.executable} {HOSTILE} garbage 1"
+    lineup = parse_lineup(f"{crash},{garbage},probability")
+    settings = ExecSettings(move_time=1.0, quit_time=0.5)
+    out = tmp_path / "run"
+    cfg = ArenaConfig("perudo", build_options("perudo", 3, 2), lineup, 6, 3, workers=2, out=out, exec_settings=settings)
+    result = run_arena(cfg)
+    assert len(result.rows) == 6
+    failures = result.summary["failures"]
+    # every game starts a fresh crashing program (it crashed in the last one) and it crashes again
+    assert failures[crash] == {"crash": 6}
+    assert failures[garbage] == {"garbage": 6}  # one program per chunk, garbage once per game
+    assert "probability" not in failures
+    data = json.loads((out / "results.json").read_text())
+    assert data["failures"][crash]["crash"] == 6
+    # two programs of one file name: the seats are named by their commands
+    assert cfg.labels[0] == crash
+    assert all(row["failures"][crash] == {"crash": 1} for row in data["game_rows"])
+    assert data["bots"][crash]["name"] == "hostile-crash" and data["bots"][crash]["command"][-2:] == ["crash", "2"]
+    assert "crashing on purpose" in (out / "bot-logs" / "hostile_bot.py.log").read_text()
+    deadline = time.monotonic() + 3
+    while any(_alive(int(p.name)) for p in pids.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [p.name for p in pids.iterdir() if _alive(int(p.name))] == []
+    assert len(list(pids.iterdir())) >= 6 + 2  # a crashing program per game, a garbage one per chunk
+
+
+def test_a_forfeited_game_places_the_program_last(tmp_path: Path) -> None:
+    forfeit = f"exec:{sys.executable} {HOSTILE} forfeit_me 1"
+    lineup = parse_lineup(f"{forfeit},random")
+    settings = ExecSettings(fallback="forfeit", log_dir=tmp_path / "logs")
+    cfg = ArenaConfig("classic", build_options("classic", 2, 2), lineup, 4, 3, exec_settings=settings)
+    result = run_arena(cfg, write=False)
+    assert [row.forfeit for row in result.rows] == [0, 1, 0, 1]  # the program's seat, rotated
+    assert all(row.places[row.forfeit] == 2 for row in result.rows if row.forfeit is not None)
+    assert result.summary["failures"][forfeit] == {"illegal": 4, "forfeits": 4}
+    assert result.summary["names"][0]["wins"] == 0
+
+
+@pytest.mark.parametrize(
+    "preset", ["jokers", "soar", "red-dead", "tavern", "perudo", "perudo_basic", "openspiel", "classic"]
+)
+def test_the_example_programs_play_every_preset_in_the_arena(preset: str, tmp_path: Path) -> None:
+    import shutil
+
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads((Path(liarsdice.__file__).parent / "botproto" / "schema.json").read_text())
+    check = {
+        d: Draft202012Validator({"$ref": f"#/$defs/{d}", "$defs": schema["$defs"]}) for d in ("to_bot", "from_bot")
+    }
+    bots = [f"exec:{EXAMPLES / 'minimal.py'}"]
+    if shutil.which("node"):
+        bots.append(f"exec:node {EXAMPLES / 'minimal.js'}")
+    else:
+        bots.append("probability")
+    lineup = parse_lineup(bots)
+    settings = ExecSettings(log_dir=tmp_path / "logs", transcript=True)
+    cfg = ArenaConfig(preset, build_options(preset, 2, 2), lineup, 2, 9, exec_settings=settings)
+    result = run_arena(cfg, write=False)
+    assert len(result.rows) == 2 and not result.summary["failures"]
+    lines = 0
+    for path in (tmp_path / "logs").glob("*.jsonl"):
+        for line in path.read_text().splitlines():
+            ((direction, text),) = json.loads(line).items()
+            check[direction].validate(json.loads(text))
+            lines += 1
+    assert lines > 10

@@ -10,6 +10,7 @@ Screenshots go to $LIARSDICE_ARTIFACTS (default: artifacts/ at the repository ro
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -128,6 +129,12 @@ SETTLED = """() => {
   return a.hidden || a.getAttribute('aria-busy') !== 'true';
 }"""
 
+# Whether an element is on the screen from its top to its bottom, with no scrolling.
+IN_VIEW = """node => {
+  const r = node.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+}"""
+
 
 def _act(page: Any, rng: random.Random) -> str | None:
     """Make one move if it is this page's turn: challenge sometimes, else the picker's lowest bid."""
@@ -243,18 +250,31 @@ def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> Non
     shots: set[str] = set()
     reloaded = False
     deadline = time.monotonic() + GAME_TIME_LIMIT
+    reveals = 0
     while not all(p.locator("#result-card").is_visible() for p in pages.values()):
         assert time.monotonic() < deadline, f"the game did not end in {GAME_TIME_LIMIT} s ({moves} moves)"
         acted = False
         for who, page in pages.items():
+            card = page.locator("#reveal-card")
+            if card.is_visible() and not page.locator("#result-card").is_visible():
+                # A round ended: the reveal is where the eye is (on the phone too, with no
+                # scrolling), with every cup and the round's moves, until the person goes on.
+                assert card.evaluate(IN_VIEW), f"{who}: the reveal is not on the screen"
+                assert card.locator(".hands li").count() >= 2 and card.locator(".reveal-moves li").count() >= 1
+                if who == "guest" and "reveal-phone" not in shots:
+                    page.screenshot(path=str(out / "reveal-phone.png"))
+                    shots.add("reveal-phone")
+                if who == "host" and "reveal" not in shots:
+                    card.screenshot(path=str(out / "reveal.png"))
+                    shots.add("reveal")
+                page.click("#reveal-continue")
+                assert card.is_hidden()
+                reveals += 1
             if who == "guest" and not reloaded and moves["guest"] >= 1:
                 reloaded = _reload_on_turn(page, out / "table-phone.png")
             if who == "host" and "table" not in shots and page.evaluate(PANEL) is not None and moves["host"] >= 2:
                 page.screenshot(path=str(out / "table.png"), full_page=True)
                 shots.add("table")
-            if "reveal" not in shots and page.locator("#reveal-card").is_visible() and who == "host":
-                page.locator("#reveal-card").screenshot(path=str(out / "reveal.png"))
-                shots.add("reveal")
             move = _act(page, rng)
             if move is not None:
                 moves[who] += 1
@@ -265,6 +285,7 @@ def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> Non
             time.sleep(0.03)
     assert reloaded, "the game ended before the guest could reload mid-game"
     assert moves["host"] > 0 and moves["guest"] > 0
+    assert reveals >= 2, "no round's reveal was ever shown"
 
     # Both see the same final ranking of the three seats; the host is offered a rematch.
     watcher.wait_for_selector("#result-card:not([hidden])")
@@ -273,6 +294,15 @@ def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> Non
     assert watcher.locator("#rematch").count() == 0
     assert sorted(name for _, name in rankings[0]) == ["Ann", "Bo", "Bot 1"], rankings[0]
     assert [place for place, _ in rankings[0]] == ["1", "2", "3"], rankings[0]
+    # The moment of the game: each person reads where they finished, above the ranking.
+    places = {name: place for place, name in rankings[0]}
+    for name, page in (("Ann", host), ("Bo", guest)):
+        headline = page.locator("#result-headline").inner_text()
+        expected = "You won!" if places[name] == "1" else f"You finished {places[name]}"
+        assert headline.startswith(expected), (name, headline)
+    winner = next(name for name, place in places.items() if place == "1")
+    assert watcher.locator("#result-headline").inner_text() == f"{winner} won."
+    assert guest.locator("#result-card").evaluate("n => n.getBoundingClientRect().top >= 0")
     assert host.locator("#rematch").is_visible()
     assert guest.locator("#rematch").count() == 0
     host.locator("#result-card").scroll_into_view_if_needed()
@@ -358,15 +388,23 @@ def test_the_page_reconnects_by_itself_when_the_server_comes_back(browser: Any, 
         page.wait_for_selector("#start:not([disabled])")
         page.click("#start")
         page.wait_for_selector("#cup .die")
+        page.wait_for_function(f"() => ({PANEL})() !== null")  # our turn: the action panel is live
         cup_before = page.evaluate("() => [...document.querySelectorAll('#cup .die')].map(d => d.dataset.face)")
         round_before = page.locator("#round-info .badge").first.inner_text()
 
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
         page.wait_for_selector("#banner:not([hidden])")  # the page noticed
+        # While nothing can reach the table, nothing looks as if it could.
+        assert page.evaluate(PANEL) is None, "the moves are still offered with no connection"
+        enabled = page.locator("#actions button:not(:disabled), #chat-send:not(:disabled)")
+        assert enabled.count() == 0, enabled.evaluate_all("els => els.map(e => e.outerHTML)")
+        assert page.locator("#offline-note").is_visible()
+        page.screenshot(path=str(_artifacts() / "disconnected.png"), full_page=True)
         proc = _serve(db, port)
         page.wait_for_selector("#banner", state="hidden", timeout=30_000)  # and came back by itself
         page.wait_for_selector("#cup .die")
+        assert page.locator("#offline-note").is_hidden() and page.locator("#chat-send").is_enabled()
         if page.locator("#round-info .badge").first.inner_text() == round_before:
             cup_after = page.evaluate("() => [...document.querySelectorAll('#cup .die')].map(d => d.dataset.face)")
             assert cup_after == cup_before
@@ -382,3 +420,244 @@ def test_the_page_reconnects_by_itself_when_the_server_comes_back(browser: Any, 
     # the connection drop shows as console errors of the websocket; anything else is a bug
     real = [e for e in errors if "WebSocket" not in e and "ERR_CONNECTION_REFUSED" not in e]
     assert not real, "\n".join(real)
+
+
+# ----- focused checks, each on a table of its own (issue 7, items 9 to 12) -----
+
+
+def _seat_page(browser: Any, server: Server, code: str, seat: dict[str, Any], name: str, **context: Any) -> Any:
+    """A page holding `seat` (a token from the API) at table `code`, as if it had joined there."""
+    ctx = browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context})
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server.url + "/history")
+    saved = {"token": seat["token"], "seat": seat["seat"], "name": name}
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [f"liarsdice:seat:{code}", json.dumps(saved)])
+    page.goto(f"{server.url}/t/{code}")
+    page.wait_for_selector("#layout:not([hidden])")
+    return page
+
+
+def _host(browser: Any, server: Server, preset: str, options: dict[str, Any], **context: Any) -> tuple[Any, str]:
+    """A new table made through the API, and its host's page."""
+    turn_seconds = options.pop("turn_seconds", 0)
+    api = browser.new_context().request
+    table = api.post(
+        f"{server.url}/api/tables",
+        data={"preset": preset, "name": "Ann", "options": options, "turn_seconds": turn_seconds},
+    ).json()
+    page = _seat_page(browser, server, table["code"], table, "Ann", **context)
+    page.wait_for_selector("#host-controls:not([hidden])")
+    return page, table["code"]
+
+
+def _join(browser: Any, server: Server, code: str, name: str, **context: Any) -> Any:
+    seat = browser.new_context().request.post(f"{server.url}/api/tables/{code}/join", data={"name": name}).json()
+    return _seat_page(browser, server, code, seat, name, **context)
+
+
+def _start_with_bots(page: Any) -> None:
+    if page.locator("#fill-bots").is_enabled():
+        page.click("#fill-bots")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#cup .die")
+
+
+def _sent_moves(page: Any) -> list[Any]:
+    """Every `act` this page sends from now on (its websocket frames), as they are sent."""
+    sent: list[Any] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "act":
+                sent.append(message["action"])
+
+        ws.on("framesent", on_frame)
+
+    page.on("websocket", on_socket)
+    return sent
+
+
+def _my_turn(page: Any, timeout: float = 15_000) -> dict[str, Any]:
+    page.wait_for_function(f"() => ({PANEL})() !== null", timeout=timeout)
+    return page.evaluate(PANEL)  # type: ignore[no-any-return]
+
+
+def test_a_typed_quantity_out_of_range_is_refused_never_changed(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page, _ = _host(browser, server, "perudo", {"num_players": 2, "first_starter": 0})
+    _watch_errors(page, "host", errors)
+    sent = _sent_moves(page)
+    page.reload()  # the websocket opens again, watched
+    page.wait_for_selector("#host-controls:not([hidden])")
+    _start_with_bots(page)
+    _my_turn(page)
+    page.click('#actions .face-btn[data-face="6"]')
+    qty = page.locator("#bid-qty")
+    low, high = int(qty.get_attribute("min") or 0), int(qty.get_attribute("max") or 0)
+    submit = page.locator("#actions .bid-submit")
+    for typed in (str(high + 89), str(low - 1)):
+        qty.fill(typed)
+        qty.press("Enter")
+        page.wait_for_timeout(400)
+        assert sent == [], f"typing {typed} and Enter sent {sent}"
+        error = page.locator("#bid-qty-error")
+        assert error.is_visible(), f"typing {typed} says nothing"
+        assert f"{low} to {high}" in error.inner_text() and typed in error.inner_text()
+        assert submit.is_disabled() and submit.inner_text() == f"Bid: a quantity from {low} to {high}"
+    page.screenshot(path=str(_artifacts() / "bid-refused.png"))
+    # A quantity in range: the button says it while it is typed, and Enter sends exactly it.
+    qty.fill(str(low + 2))
+    assert submit.inner_text() == f"Bid {low + 2} × 6s" and submit.is_enabled()
+    assert page.locator("#bid-qty-error").is_hidden()
+    qty.press("Enter")
+    page.wait_for_function(SETTLED)
+    assert sent == [["bid", low + 2, 6]], sent
+    page.context.close()
+    assert not errors, "\n".join(errors)
+
+
+def test_the_auto_badge_goes_when_the_player_moves_again(server: Server, browser: Any) -> None:
+    page, code = _host(browser, server, "classic", {"num_players": 2, "first_starter": 0, "turn_seconds": 1})
+    watcher = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    _start_with_bots(page)
+    watcher.goto(f"{server.url}/t/{code}?watch")
+    auto = '#seats .seat[data-seat="0"] .badge.gold'
+    # Ann lets her timer run out: a bot plays for her, and both pages say so.
+    for p in (page, watcher):
+        p.wait_for_selector(auto, timeout=15_000)
+    note = page.locator("#turn-line", has_text="A bot is playing for you")
+    note.wait_for()
+    # Her next move takes the seat back: both pages stop saying a bot plays for her at once
+    # (before her timer could run out again).
+    panel = _my_turn(page)
+    page.locator(f'#actions button[data-move="{panel["moves"][0]}"]').first.click()
+    for p in (page, watcher):
+        p.wait_for_selector(auto, state="detached", timeout=900)
+    assert note.count() == 0
+    page.context.close()
+    watcher.context.close()
+
+
+def test_the_reveal_opens_on_a_phone_and_the_next_round_waits_for_it(server: Server, browser: Any) -> None:
+    """red-dead passes the opening counter-clockwise: with Ann opening round 1, a bot opens round 2."""
+    errors: list[str] = []
+    phone = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
+    page, _ = _host(browser, server, "red-dead", {"num_players": 3, "first_starter": 0}, **phone)
+    _watch_errors(page, "host", errors)
+    _start_with_bots(page)
+    rng = random.Random(3)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    while page.locator("#reveal-card").is_hidden():
+        if _act(page, rng) is None:
+            time.sleep(0.03)
+    card = page.locator("#reveal-card")
+    assert card.evaluate(IN_VIEW), "the reveal is not on the phone's screen"
+    page.screenshot(path=str(_artifacts() / "reveal-wait-phone.png"))
+    assert card.locator(".hands li").count() == 3
+    moves = card.locator(".reveal-moves li").all_inner_texts()
+    assert moves[0].startswith("Ann bids") and len(moves) >= 2, moves
+    assert card.locator("#reveal-count").inner_text().isdigit()
+    assert "Next round in" in card.locator("#reveal-countdown").inner_text()
+    # The bot that opens round 2 waits while the reveal is on the screen...
+    page.wait_for_timeout(1500)
+    assert page.locator("#standing").inner_text().startswith("No bid yet"), "the next round went on"
+    # ...until Ann has seen it.
+    page.click("#reveal-continue")
+    assert card.is_hidden()
+    page.wait_for_function(
+        "() => document.querySelector('#standing').textContent.startsWith('Standing bid')", timeout=3000
+    )
+    # The reveal stays one click away.
+    page.click("#open-reveal")
+    assert card.is_visible() and card.locator(".hands li").count() == 3
+    page.context.close()
+    assert not errors, "\n".join(errors)
+
+
+def test_pushed_dice_are_part_of_the_hand_not_added_to_it(server: Server, browser: Any) -> None:
+    page, code = _host(browser, server, "soar", {"num_players": 2, "first_starter": 0})
+    guest = _join(browser, server, code, "Bo")
+    page.wait_for_function("() => !document.querySelector('#start').disabled")
+    page.click("#start")
+    _my_turn(page)
+    page.locator("#cup button.die").first.click()  # push one die with the bid
+    page.locator('#actions button[data-move="bid"]').click()
+    for p in (page, guest):
+        seat = p.locator('#seats .seat[data-seat="0"]')
+        seat.locator(".die.tiny:not(.hidden-die)").wait_for()  # the pushed die, face up
+        assert seat.locator(".hidden-die").count() == 4, "a pushed die is drawn twice: hidden and pushed"
+        assert seat.locator(".dice-count").inner_text() == "5 dice (1 pushed)"
+    guest.screenshot(path=str(_artifacts() / "pushed.png"))
+    page.context.close()
+    guest.context.close()
+
+
+def test_a_seated_guest_can_leave_and_watch(server: Server, browser: Any) -> None:
+    page, code = _host(browser, server, "classic", {"num_players": 3})
+    guest = _join(browser, server, code, "Bo")
+    guest.wait_for_selector("#guest-controls:not([hidden])")
+    assert page.locator("#guest-controls").is_hidden()  # the host keeps the table
+    guest.click("#leave-seat")
+    guest.wait_for_selector("#seat-offer:not([hidden])")
+    assert guest.locator(".seat.me").count() == 0 and guest.locator("#action-error").is_hidden()
+    assert "watching as Bo" in guest.locator("#seat-offer-text").inner_text()
+    page.wait_for_function("() => document.querySelectorAll('#seats .seat.empty').length === 2")
+    guest.reload()  # the seat is given up for good: the page offers to join or watch
+    guest.wait_for_selector("#gate:not([hidden])")
+    page.context.close()
+    guest.context.close()
+
+
+def test_code_copied_goes_away_by_itself(server: Server, browser: Any) -> None:
+    page, _ = _host(browser, server, "classic", {"num_players": 2})
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+    page.click("#copy-code")
+    page.wait_for_function("() => document.querySelector('#copy-done').textContent === 'Code copied.'")
+    page.wait_for_function("() => document.querySelector('#copy-done').textContent === ''", timeout=5000)
+    page.context.close()
+
+
+def test_the_jokers_rules_say_a_joker_bid_counts_double(server: Server, browser: Any) -> None:
+    page, _ = _host(browser, server, "jokers", {"num_players": 2})
+    assert "joker bid counts double" in page.locator("#rules-text").inner_text()
+    page.context.close()
+
+
+def test_spectators_chat_under_their_own_names(server: Server, browser: Any) -> None:
+    page, code = _host(browser, server, "classic", {"num_players": 2})
+    named = browser.new_context().new_page()
+    named.goto(f"{server.url}/t/{code}")
+    named.fill("#gate-name", "Cy")
+    named.click("#gate-watch")
+    anonymous = browser.new_context().new_page()
+    anonymous.goto(f"{server.url}/t/{code}?watch")
+    for p, text in ((named, "hello from Cy"), (anonymous, "hello from nobody")):
+        p.wait_for_selector("#chat-send:not([disabled])")  # connected
+        p.fill("#chat-input", text)
+        p.press("#chat-input", "Enter")
+        page.locator("#chat-log li", has_text=text).wait_for()
+    lines = page.locator("#chat-log li .from").all_inner_texts()
+    assert "Cy (watching):" in lines and any(re.fullmatch(r"Spectator \d+:", x) for x in lines), lines
+    for p in (page, named, anonymous):
+        p.context.close()
+
+
+def test_a_tavern_reveal_shows_a_claim(server: Server, browser: Any) -> None:
+    page, _ = _host(browser, server, "tavern", {"num_players": 2, "first_starter": 0})
+    _start_with_bots(page)
+    # Accuse when possible, else claim: a round ends soon, with a claim to show.
+    deadline = time.monotonic() + GAME_TIME_LIMIT
+    while page.locator("#reveal-card").is_hidden() or page.locator("#reveal-body .big-bid").count() == 0:
+        assert time.monotonic() < deadline, "no round ended on a claim"
+        panel = page.evaluate(PANEL)
+        if panel is None:
+            time.sleep(0.03)
+            continue
+        move = "accuse" if "accuse" in panel["moves"] else "bid"
+        page.locator(f'#actions button[data-move="{move}"]').first.click()
+        page.wait_for_function(SETTLED)
+    assert page.locator("#reveal-body .muted").first.inner_text() == "Claim"
+    page.context.close()

@@ -14,7 +14,7 @@ import pytest
 
 from liarsdice.bots import make_bot
 from liarsdice.match import play_game
-from liarsdice.record import RecordError, load_record, replay, replay_text
+from liarsdice.record import Recorder, RecordError, load_record, replay, replay_text
 from liarsdice.rules import PRESETS, Game, preset_options
 
 
@@ -172,3 +172,44 @@ def test_replay_command(tmp_path: Path) -> None:
         [*_cli(), "replay", str(tmp_path / "missing.json")], capture_output=True, text=True, timeout=60
     )
     assert run.returncode == 1 and "cannot read" in run.stderr
+
+
+def _stopped_in_round_two() -> dict[str, Any]:
+    _, data = _record("perudo", 3, seed=4)
+    keep = _first(data, lambda s: s.get("chance") == "roll" and s.get("round") == 2) + 3
+    data["steps"] = data["steps"][:keep]
+    data["rounds"] = data["rounds"][:1]
+    data["result"] = None
+    return data
+
+
+def test_replay_says_a_game_was_stopped_by_whom_and_when(tmp_path: Path) -> None:
+    data = _stopped_in_round_two()
+    who = data["seats"][1]
+    data["meta"].update(stopped="quit", stopped_by=who, stopped_at="2026-01-02T03:04:05+00:00")
+    steps = len(data["steps"])
+    said = f"Game stopped (quit) by {who} at 2026-01-02T03:04:05+00:00, in round 2, after {steps} steps"
+    assert list(replay_text(data))[-1] == said + ": the game is unfinished."
+    path = tmp_path / "stopped.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    run = subprocess.run([*_cli(), "replay", str(path)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert said in run.stdout and "Final ranking:" not in run.stdout
+
+    del data["meta"]["stopped"], data["meta"]["stopped_by"], data["meta"]["stopped_at"]
+    assert list(replay_text(data))[-1] == f"The record ends before the game is over (in round 2, after {steps} steps)."
+    _, finished = _record("perudo", 3, seed=4)
+    assert not any("stopped" in line or "record ends" in line for line in replay_text(finished))
+
+
+def test_a_record_never_overwrites_another(tmp_path: Path) -> None:
+    _, first = _record("classic", 2, seed=1)
+    _, second = _record("classic", 2, seed=2)
+    path = tmp_path / "records" / "game.json"
+    written = []
+    for data in (first, second, second):
+        recorder = Recorder(Game(preset_options("classic", {"num_players": 2})))
+        recorder.data = data
+        written.append(recorder.write_new(path))
+    assert [p.name for p in written] == ["game.json", "game-2.json", "game-3.json"]
+    assert load_record(written[0]) == first and load_record(written[1]) == second == load_record(written[2])

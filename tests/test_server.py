@@ -369,7 +369,7 @@ def test_chat(client: TestClient) -> None:
         line = watcher.of("chat")
         assert line["from"] == "Ann" and line["seat"] == 0 and line["text"] == "hello <b>there</b>"
         watcher.send(type="chat", text="hi")
-        assert ann.until(lambda m: m["type"] == "chat" and m["text"] == "hi")["from"] == "spectator"
+        assert ann.until(lambda m: m["type"] == "chat" and m["text"] == "hi")["from"] == "Spectator 1"
         ann.send(type="chat", text="   ")
         ann.error("bad_message")
         ann.send(type="chat", text="x" * 301)
@@ -582,7 +582,7 @@ def test_leaving_a_seat_before_the_start(client: TestClient) -> None:
         bob.send(type="leave")
         bob.error("not_seated")
         bob.send(type="chat", text="still here, watching")
-        assert ann.until(lambda m: m["type"] == "chat")["from"] == "spectator"
+        assert ann.until(lambda m: m["type"] == "chat")["from"] == "Bo"
     with client.websocket_connect(f"/ws/{code}") as session:  # the old token holds no seat now
         sock = Socket(session)
         sock.send(type="hello", token=bo["token"])

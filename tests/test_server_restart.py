@@ -47,6 +47,8 @@ def server(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
             f"sqlite:///{db}",
             "--bot-delay",
             "0.02",
+            "--reveal-pause",
+            "0",
             "--log-level",
             "warning",
         ],

@@ -14,7 +14,16 @@ from rich.console import Console
 
 from liarsdice.record import load_record, replay
 from liarsdice.rules import PRESETS, Bid, BidAction, Game, Options, preset_options
-from liarsdice.terminal import every_move, move_summary, run_play, seat_names
+from liarsdice.terminal import (
+    REVEAL_PROMPT,
+    bet_status,
+    every_move,
+    move_summary,
+    move_syntax,
+    read_move,
+    run_play,
+    seat_names,
+)
 
 LIARSDICE = Path(sys.executable).parent / "liarsdice"
 
@@ -54,8 +63,8 @@ class Script:
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         assert len(self.prompts) < 5000, "the game does not end"
-        if prompt == "":
-            return ""  # pass-the-device screen: press Enter
+        if prompt in ("", REVEAL_PROMPT):
+            return ""  # pass-the-device screen, or a reveal: press Enter
         if self.opening:
             return self.opening.pop(0)
         self.moves += 1
@@ -64,7 +73,7 @@ class Script:
     def offer(self) -> list[str]:
         """The move lines of the last turn screen."""
         text = output(self.console)
-        start = max(text.rfind("You may:"), text.rfind("your vote:"))
+        start = max(text.rfind("You may:"), text.rfind("Your vote"))
         assert start >= 0, "no moves were offered"
         lines = []
         for line in text[start:].splitlines()[1:]:
@@ -112,7 +121,9 @@ def test_move_summary_names_the_lowest_bid_on_each_face() -> None:
     state = game.position([(1, 2, 3, 4, 5), (6, 6, 6, 6, 6)], starter=1)
     state, _ = state.apply(BidAction(Bid(3, 4)))
     lines = move_summary(state.view(0))
-    assert lines[0] == "bid: 3x5 or higher (lowest on each face: 2x1, 4x2, 4x3, 4x4, 3x5, 3x6; at most 10 dice)"
+    # in rising order: two ones rank above four sixes
+    lowest = "3x5, 3x6, 4x2, 4x3, 4x4, 2x1"
+    assert lines[0] == f"bid: 3x5 or higher (the lowest on each face, lowest first: {lowest}; at most 10 dice)"
     assert "challenge Bob: call Bob's bid 3x4 a lie" in lines
     assert any(line.startswith("calza: the bid 3x4 is exactly right") for line in lines)
     assert move_summary(state.view(1)) == []  # not Bob's turn
@@ -134,9 +145,12 @@ def test_move_summary_in_soar_and_tavern() -> None:
     )
     tavern, _ = tavern.apply(tavern.view(0).legal_actions[0])
     lines = move_summary(tavern.view(1))
-    assert lines[0] == "you cannot meet the bet of 3: you owe 3 and hold 2 chips"
-    assert any(line.startswith("all-in: bet all 2 chips and accuse Ann's claim") for line in lines)
+    assert lines[0].startswith("all-in: bet all your 2 chips and accuse Ann's claim")
     assert lines[-1].startswith("fold:")
+    # meeting the bet is not a move of its own: the status says what is owed
+    assert (
+        bet_status(tavern.view(1)) == "The bet is 3; you hold 2 chips and owe 3, more than you hold: go all-in or fold."
+    )
 
 
 # ----- whole games -----
@@ -282,6 +296,8 @@ def test_stopping_early_still_writes_a_record(stop: str, tmp_path: Path) -> None
     data = replays(only_record(tmp_path))
     assert data["result"] is None
     assert data["meta"]["stopped"] == {"quit": "quit", "eof": "the input ended", "ctrl-c": "interrupted"}[stop]
+    assert data["meta"]["stopped_by"] == "You" and data["meta"]["stopped_at"] >= data["meta"]["started"]
+    assert f"Game stopped ({data['meta']['stopped']}) by You after" in text
 
 
 def test_bad_settings_are_refused(tmp_path: Path) -> None:
@@ -311,7 +327,19 @@ def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
 
 def test_cli_plays_and_replays(tmp_path: Path) -> None:
     played = _cli(
-        "play", "--preset", "perudo", "--players", "3", "--humans", "0", "--seed", "5", "--record-dir", str(tmp_path)
+        "play",
+        "--preset",
+        "perudo",
+        "--players",
+        "3",
+        "--humans",
+        "0",
+        "--delay",
+        "0",
+        "--seed",
+        "5",
+        "--record-dir",
+        str(tmp_path),
     )
     assert played.returncode == 0, played.stderr
     assert "Final ranking:" in played.stdout and "Seed: 5" in played.stdout
@@ -334,6 +362,8 @@ def test_cli_plays_against_every_bot_level(level: str, tmp_path: Path) -> None:
         "0",
         "--bots",
         level,
+        "--delay",
+        "0",
         "--seed",
         "3",
         "--record-dir",
@@ -378,6 +408,7 @@ def test_cli_person_quits_through_stdin(tmp_path: Path) -> None:
         (["--bots", "nope"], "unknown bot level 'nope'"),
         (["--humans", "9"], "--humans must be between 0 and"),
         (["--preset", "perudo", "--players", "9"], "perudo is played by 2 to 6 players"),
+        (["--delay", "-1"], "--delay is 0 (no pause) to 3600 seconds, not -1"),
     ],
 )
 def test_cli_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path) -> None:
@@ -389,3 +420,410 @@ def test_cli_refuses_bad_arguments(args: list[str], message: str, tmp_path: Path
     assert result.returncode != 0
     assert message in result.stderr
     assert not list(tmp_path.iterdir())
+
+
+# ----- issue 7: typing what the screen offers (13), hot-seat scrollback (14), reveals (15), messages (16) -----
+
+
+def _view_at(preset: str, players: int, *moves: str, seat_count_humans: int = 1) -> Any:
+    """The view of the seat to act after `moves`, seats named as `play` names them."""
+    options = preset_options(preset, {"num_players": players})
+    game = Game(options, seat_names(seat_count_humans, [], players))
+    dice = options.dice_per_player if isinstance(options.dice_per_player, int) else options.dice_per_player[0]
+    hands = [tuple((seat + i) % options.faces + 1 for i in range(dice)) for seat in range(players)]
+    state = game.position(hands, starter=0)
+    for move in moves:
+        state, _ = state.apply_text(move)
+    assert state.to_act is not None
+    return state.view(state.to_act)
+
+
+def _typed_examples(line: str) -> list[str]:
+    """What a line of the move list tells a person to type."""
+    head = line.split(":", 1)[0]
+    bid = re.search(r"\d+x\d+", line)
+    if head in ("bid", "claim"):
+        assert bid, line
+        return [bid.group(0)]
+    if head == "raise":
+        low = re.search(r"N from (\d+)", line)
+        assert low, line
+        claim = "1x1"
+        return [f"{claim} raise {low.group(1)}"] + ([f"accuse raise {low.group(1)}"] if "accuse" in line else [])
+    if head == "push":
+        example = re.search(r"e\.g\. (.+)$", line)
+        assert example, line
+        return [example.group(1)]
+    if head == "vote":
+        return ["believe", "doubt"]
+    return [head]
+
+
+@pytest.mark.parametrize(
+    ("preset", "players", "moves"),
+    [
+        ("perudo", 3, ("2x3",)),
+        ("soar", 3, ("2x3",)),
+        ("jokers", 3, ("2x3", "challenge")),
+        ("tavern", 3, ()),
+        ("tavern", 3, ("1x2",)),
+        ("tavern", 3, ("1x2 raise 3",)),
+        ("classic", 2, ("1x4",)),
+    ],
+)
+def test_every_entry_of_the_move_list_can_be_typed_as_shown(preset: str, players: int, moves: tuple[str, ...]) -> None:
+    view = _view_at(preset, players, *moves)
+    lines = move_summary(view)
+    assert lines
+    for line in lines:
+        for typed in _typed_examples(line):
+            read_move(typed, view)  # InvalidText if the screen offers what cannot be typed
+    assert not any(line.startswith("meet") for line in lines)  # meeting the bet is no move of its own
+
+
+def test_accuse_with_a_raise_is_typed_as_the_moves_say(tmp_path: Path) -> None:
+    view = _view_at("tavern", 3, "1x2")
+    raise_line = next(line for line in move_summary(view) if line.startswith("raise:"))
+    assert "'raise N' to a claim or accuse" in raise_line
+    assert read_move("accuse raise 4", view) == read_move("accuse 4", view)
+
+    console = make_console()
+
+    class RaisingAccuser(Script):
+        """Accuses with the lowest raise, typed as the move list says, whenever it may."""
+
+        def __init__(self, console: Console) -> None:
+            super().__init__(console, opening=())
+            self.raised: list[int] = []
+
+        def choose(self, offered: list[str]) -> str:
+            raises = next((line for line in offered if line.startswith("raise:") and "accuse" in line), None)
+            low = re.search(r"N from (\d+)", raises or "")
+            if low and any(line.startswith("accuse:") for line in offered):
+                self.raised.append(int(low.group(1)))
+                return f"accuse raise {low.group(1)}"
+            return super().choose(offered)
+
+    script = RaisingAccuser(console)
+    code = run_play(
+        preset="tavern",
+        options=preset_options("tavern", {"num_players": 3}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=4,
+        record_dir=tmp_path,
+        console=console,
+        read_line=script,
+    )
+    assert code == 0
+    text = output(console)
+    assert script.raised, "the game never offered an accusation with a raise"
+    assert "is not an amount" not in text and "is not an action" not in text
+    accusations = [
+        s["action"] for s in replays(only_record(tmp_path))["steps"] if s.get("seat") == "You" and "action" in s
+    ]
+    assert [a for a in accusations if a[0] == "accuse"] == [["accuse", {"raise_to": n}] for n in script.raised]
+
+
+def _help_moves(preset: str, players: int, tmp_path: Path) -> tuple[list[tuple[str, str]], str]:
+    """The Moves section of `help`, as (what to type, what it does), and the whole screen."""
+    console = make_console()
+    code = run_play(
+        preset=preset,
+        options=preset_options(preset, {"num_players": players}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=tmp_path,
+        console=console,
+        read_line=Script(console, opening=("help", "quit")),
+    )
+    assert code == 0
+    text = output(console)
+    section = text[text.index("Moves:\n") + len("Moves:\n") : text.index("Commands:")]
+    rows = [re.split(r"\s{2,}", line.strip(), maxsplit=1) for line in section.splitlines() if line.startswith("  ")]
+    return [(row[0], row[1]) for row in rows], text
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_help_offers_only_the_moves_of_the_table_each_as_typed(preset: str, tmp_path: Path) -> None:
+    players = 2 if preset == "openspiel" else 3
+    moves, _ = _help_moves(preset, players, tmp_path)
+    typed = [t for t, _ in moves]
+    assert typed == [t for t, _ in move_syntax(preset_options(preset, {"num_players": players}), "Bot 1")]
+    o = preset_options(preset, {"num_players": players})
+    words = {w for t in typed for w in t.replace(",", " ").split()}
+    lacking: set[str] = set()
+    if o.economy is None:
+        lacking |= {"accuse", "raise", "all-in", "fold"}
+    else:
+        lacking |= {"challenge", "bid"}
+    if o.pass_rule == "none":
+        lacking.add("pass")
+    if not o.push:
+        lacking.add("push")
+    if o.exact == "none":
+        lacking |= {"exact", "calza", "spot-on"}
+    if o.challenge_mode != "siding_vote":
+        lacking |= {"believe", "doubt"}
+    assert not words & lacking, f"help offers {words & lacking} at a {preset} table"
+    view = _view_at(preset, players)
+    for text in typed:
+        read_move(text, view)  # InvalidText if help offers what cannot be typed
+
+
+def test_an_unknown_move_is_answered_with_the_moves_of_the_table(tmp_path: Path) -> None:
+    console = make_console()
+    code = run_play(
+        preset="perudo",
+        options=preset_options("perudo", {"num_players": 2, "first_starter": 0}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=tmp_path / "perudo",
+        console=console,
+        read_line=Script(console, opening=("blah blah", "believe", "accuse", "quit")),
+    )
+    assert code == 0
+    text = " ".join(output(console).split())
+    assert "'blah blah' is not an action: type a bid like 3x5, challenge or calza (help shows them all)" in text
+    assert "there is no vote at this table: type a bid like 3x5, challenge or calza" in text
+    assert "there is no betting at this table" in text
+    assert "believe/doubt" not in text and " pass" not in text
+
+    console = make_console()
+    code = run_play(
+        preset="tavern",
+        options=preset_options("tavern", {"num_players": 2, "first_starter": 0}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=tmp_path / "tavern",
+        console=console,
+        read_line=Script(console, opening=("blah", "challenge", "quit")),
+    )
+    assert code == 0
+    text = " ".join(output(console).split())
+    assert "'blah' is not an action: type a claim like 3x5, accuse, all-in or fold" in text
+    assert "there is no challenge (you accuse a claim) at this table" in text
+
+
+def test_the_bid_hint_lists_the_lowest_bid_of_each_face_in_rising_order() -> None:
+    soar = _view_at("soar", 2)
+    # the 1s are wild: one 1 ranks above two sixes, so it is no lower than 1x2
+    assert move_summary(soar)[0] == (
+        "bid: 1x2 or higher (the lowest on each face, lowest first: 1x2, 1x3, 1x4, 1x5, 1x6, 1x1; at most 10 dice)"
+    )
+    for preset, moves in (("jokers", ("3x5",)), ("perudo", ("3x4",)), ("tavern", ("2x3",)), ("classic", ("2x2",))):
+        view = _view_at(preset, 3, *moves)
+        line = move_summary(view)[0]
+        listed = re.findall(r"\d+x\d+", line.split("lowest first:", 1)[1])
+        ladder = [str(b) for b in view.legal.bids]
+        assert listed[0] == ladder[0] and line.startswith(("bid: ", "claim: ")) and f"{ladder[0]} or higher" in line
+        positions = [ladder.index(b) for b in listed]
+        assert positions == sorted(positions), line
+        assert listed == [
+            next(b for b in ladder if b.endswith(f"x{face}")) for face in (b.split("x")[1] for b in listed)
+        ]
+
+
+def test_hot_seat_clears_the_scrollback_before_the_device_is_passed(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("TERM", "xterm-256color")
+    console = Console(file=io.StringIO(), width=200, color_system=None, force_terminal=True, legacy_windows=False)
+    script = Script(console, opening=())
+    code = run_play(
+        preset="perudo",
+        options=preset_options("perudo", {"num_players": 3}),
+        humans=2,
+        names=["Ann", "Bob"],
+        bot_level="probability",
+        seed=7,
+        record_dir=tmp_path,
+        console=console,
+        read_line=script,
+    )
+    assert code == 0
+    text = output(console)
+    passes = [m.start() for m in re.finditer("Pass the device to ", text)]
+    assert len(passes) > 2
+    for at in passes:
+        cup = text.rfind("'s cup:", 0, at)
+        wiped = text.rfind("\x1b[3J", 0, at)  # ED 3: the saved lines, which a plain clear leaves
+        assert wiped > cup, "a cup is still in the scrollback when the device is passed"
+        assert text.rfind("\x1b[2J", 0, at) > cup  # and the screen itself
+
+
+def _outcomes(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [r for r in data["rounds"] if not r["game_over"]]
+
+
+def test_a_reveal_waits_for_enter_while_a_person_plays_then_the_delay(tmp_path: Path) -> None:
+    console = make_console()
+    script = Script(console, opening=())
+    sleeps: list[float] = []
+    code = run_play(
+        preset="perudo",
+        options=preset_options("perudo", {"num_players": 3}),
+        humans=1,
+        names=[],
+        bot_level="probability",
+        seed=2,
+        record_dir=tmp_path,
+        console=console,
+        read_line=script,
+        delay=0.5,
+        sleep=sleeps.append,
+    )
+    assert code == 0
+    rounds = _outcomes(replays(only_record(tmp_path)))
+    with_you = [r for r in rounds if "You" in r["dice_after"] and "You" not in r["out"]]
+    assert with_you and len(with_you) < len(rounds), "the test wants You out before the end"
+    assert script.prompts.count(REVEAL_PROMPT) == len(with_you)
+    assert sleeps == [0.5] * (len(rounds) - len(with_you))
+    text = output(console)
+    assert text.count("Reveal:") == len(rounds) + 1  # the last reveal ends the game: no pause
+
+
+def test_bots_alone_wait_the_delay_after_each_reveal(tmp_path: Path) -> None:
+    sleeps: list[float] = []
+    code = run_play(
+        preset="soar",
+        options=preset_options("soar", {"num_players": 3}),
+        humans=0,
+        names=[],
+        bot_level="random",
+        seed=3,
+        record_dir=tmp_path,
+        console=make_console(),
+        delay=1.5,
+        sleep=sleeps.append,
+    )
+    assert code == 0
+    assert sleeps == [1.5] * len(_outcomes(replays(only_record(tmp_path))))
+    assert sleeps
+
+
+def test_quit_at_a_reveal_stops_the_game(tmp_path: Path) -> None:
+    console = make_console()
+
+    class QuitsAtTheReveal(Script):
+        def __call__(self, prompt: str) -> str:
+            return "quit" if prompt == REVEAL_PROMPT else super().__call__(prompt)
+
+    code = run_play(
+        preset="classic",
+        options=preset_options("classic", {"num_players": 2}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=tmp_path,
+        console=console,
+        read_line=QuitsAtTheReveal(console, opening=()),
+    )
+    assert code == 0
+    assert "Game stopped (quit) by You" in output(console)
+    data = replays(only_record(tmp_path))
+    assert len(data["rounds"]) == 1 and data["result"] is None
+
+
+def test_an_unwritable_record_dir_is_refused_before_the_game(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    console = make_console()
+    code = run_play(
+        preset="classic",
+        options=preset_options("classic", {"num_players": 2}),
+        humans=0,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=blocker / "records",
+        console=console,
+    )
+    assert code == 2
+    text = output(console)
+    assert f"error: cannot write game records in {blocker / 'records'}" in " ".join(text.split())
+    assert "At the table" not in text and "Reveal:" not in text
+    played = _cli("play", "--humans", "0", "--delay", "0", "--record-dir", str(blocker / "records"))
+    assert played.returncode == 2
+    assert "cannot write game records in" in played.stderr and "Reveal:" not in played.stdout
+
+
+def test_games_under_the_same_name_keep_their_own_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import liarsdice.terminal
+
+    # as three games with the same seed ending in the same second would be named
+    monkeypatch.setattr(liarsdice.terminal, "default_record_path", lambda preset, seed, d: d / "game.json")
+    written = []
+    for _ in range(3):
+        console = make_console()
+        code = run_play(
+            preset="classic",
+            options=preset_options("classic", {"num_players": 2}),
+            humans=0,
+            names=[],
+            bot_level="random",
+            seed=9,
+            record_dir=tmp_path,
+            console=console,
+        )
+        assert code == 0
+        written.append(re.findall(r"Record: (.+)", output(console))[0])
+    assert written == [str(tmp_path / name) for name in ("game.json", "game-2.json", "game-3.json")]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-2.json", "game-3.json", "game.json"]
+    for name in written:
+        assert replays(Path(name))["result"] is not None
+
+
+def test_you_is_addressed_in_the_second_person(tmp_path: Path) -> None:
+    from liarsdice.record import replay_text
+    from liarsdice.rules import Fold
+    from liarsdice.text import describe_outcome
+
+    game = Game(preset_options("tavern", {"num_players": 3}), ["You", "Bo", "Cy"])
+    state = game.position([(1, 2, 3), (4, 5, 6), (1, 1, 1)], starter=0)
+    state, _ = state.apply_text("1x2")
+    state, _ = state.apply(Fold())
+    state, events = state.apply(Fold())
+    outcome = next(e.outcome for e in events if hasattr(e, "outcome"))
+    lines = describe_outcome(outcome, game.seats, game.options)
+    assert "Everyone else folded: You are the last one in." in lines
+    assert "Pot 1: You take 0, 1 to the running pot." in lines
+
+    poor = Game(preset_options("tavern", {"num_players": 2}), ["You", "Bo"]).position(
+        [(1, 2, 3), (4, 5, 6)], starter=1, round_no=3, chips=[1, 10]
+    )
+    poor, _ = poor.apply_text("1x2")
+    assert any(line.startswith("all-in: bet all your 1 chip and accuse") for line in move_summary(poor.view(0)))
+    assert bet_status(poor.view(0)) == "The bet is 3; you hold 1 chip and owe 3, more than you hold: go all-in or fold."
+
+    console = make_console()
+    run_play(
+        preset="classic",
+        options=preset_options("classic", {"num_players": 2, "first_starter": 0}),
+        humans=1,
+        names=[],
+        bot_level="random",
+        seed=1,
+        record_dir=tmp_path,
+        console=console,
+        read_line=Script(console, opening=("quit",)),
+    )
+    text = output(console)
+    assert "You open." in text and "Your turn. You may:" in text and "Your turn, You" not in text
+    assert "Round 1, You open." in "\n".join(replay_text(load_record(only_record(tmp_path))))
+
+
+def test_help_shows_no_type_after_a_flag() -> None:
+    for command in ([], ["play"], ["replay"]):
+        shown = _cli(*command, "--help")
+        assert shown.returncode == 0, shown.stderr
+        assert "--help" in shown.stdout
+        assert "<bool>" not in shown.stdout, shown.stdout
+    assert "--check" in _cli("replay", "--help").stdout
+    assert "--delay" in _cli("play", "--help").stdout

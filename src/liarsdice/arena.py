@@ -20,11 +20,17 @@ Statistics, per bot name (the entries of one level are pooled) and per entry:
   table (a tie counts half), with a Wilson interval;
 * OpenSkill (Plackett-Luce) ratings, one player per entry, updated from each game's places in
   game order; a pooled name's rating is the mean of its entries'.
+
+An entry may be a program that speaks the bot protocol (`exec:COMMAND`). Each worker starts it
+once per chunk of games and tells it of each new game; what went wrong (timeouts, illegal
+answers, garbage, crashes, ...) is counted per game and per name, and a game it forfeits (with
+`fallback=forfeit`) places it last and the others first together.
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import math
@@ -37,12 +43,16 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .rules import Game, Options
 
+if TYPE_CHECKING:
+    from .botproto.driver import ExecSettings
+
 Z95 = 1.959963984540054
 RECORDS = "records"
+BOT_LOGS = "bot-logs"
 SEEDING = (
     "game g (from 1) is dealt from blake2b('arena-game/SEED/g') and line-up entry e's bot is seeded "
     "blake2b('arena-bot/SEED/g/e'), each 8 bytes big-endian shifted right by one; rotation (g - 1) mod N "
@@ -72,6 +82,7 @@ class ArenaConfig:
     out: Path | None = None
     records: bool = True
     arguments: dict[str, Any] = field(default_factory=dict)  # as given on the command line
+    exec_settings: ExecSettings | None = None  # how exec: entries are driven (None: the defaults, logs under out)
 
     @property
     def players(self) -> int:
@@ -87,14 +98,19 @@ class ArenaConfig:
 
 
 def parse_lineup(bots: str | Sequence[str], players: int | None = None) -> tuple[str, ...]:
-    """The bot level of each seat: the names given, cycled to `players` seats."""
+    """The bot of each seat: the levels (or exec:COMMAND programs) given, cycled to `players` seats."""
+    from .botproto.spec import check_bot_spec, is_exec, split_bot_list
     from .bots import BOT_LEVELS
 
-    items = bots.split(",") if isinstance(bots, str) else list(bots)
-    names = [b.strip().lower() for b in items if b.strip()]
+    items = split_bot_list(bots) if isinstance(bots, str) else list(bots)
+    names = [b.strip() if is_exec(b) else b.strip().lower() for b in items if b.strip()]
     if not names:
         raise ArenaInputError(f"--bots names at least one bot level: {', '.join(BOT_LEVELS)}")
-    unknown = [b for b in dict.fromkeys(names) if b not in BOT_LEVELS]
+    try:
+        names = [check_bot_spec(b) if is_exec(b) else b for b in names]
+    except ValueError as e:
+        raise ArenaInputError(str(e)) from None
+    unknown = [b for b in dict.fromkeys(names) if b not in BOT_LEVELS and not is_exec(b)]
     if unknown:
         which = ", ".join(map(repr, unknown))
         raise ArenaInputError(
@@ -109,13 +125,18 @@ def parse_lineup(bots: str | Sequence[str], players: int | None = None) -> tuple
 
 
 def entry_labels(lineup: Sequence[str]) -> tuple[str, ...]:
-    """Seat names: the level, numbered where a level fills several seats (seats must differ)."""
+    """Seat names: the level (a program's file name), numbered where one fills several seats."""
+    from .botproto.spec import spec_label
+
+    short = {name: spec_label(name) for name in dict.fromkeys(lineup)}
+    if len(set(short.values())) < len(short):  # two programs of one file name: show the commands
+        short = {name: name for name in short}
     total = {name: lineup.count(name) for name in lineup}
     seen: dict[str, int] = {}
     labels = []
     for name in lineup:
         seen[name] = seen.get(name, 0) + 1
-        labels.append(name if total[name] == 1 else f"{name}-{seen[name]}")
+        labels.append(short[name] if total[name] == 1 else f"{short[name]}-{seen[name]}")
     return tuple(labels)
 
 
@@ -167,6 +188,8 @@ class GameRow:
     steps: int
     play_seconds: float
     write_seconds: float
+    failures: dict[int, dict[str, int]] = field(default_factory=dict)  # by seat: what its program did wrong
+    forfeit: int | None = None  # the seat that forfeited the game
 
 
 @dataclass(frozen=True)
@@ -177,6 +200,7 @@ class _Spec:
     seed: int
     games: int
     records: str | None
+    exec_settings: ExecSettings | None = None
 
 
 _worker_spec: _Spec | None = None
@@ -197,14 +221,40 @@ def _worker_chunk(numbers: Sequence[int]) -> list[GameRow]:
 
 
 def play_games(spec: _Spec, numbers: Iterable[int]) -> list[GameRow]:
-    from .bots import make_bot
-    from .match import new_recorder, play_game
+    """Play these games; the programs of exec: entries are started once for all of them."""
+    from .match import close_all
+
+    programs: dict[int, Any] = {}  # line-up entry -> its running ExecBot
+    try:
+        return _play_games(spec, numbers, programs)
+    finally:
+        close_all(list(programs.values()))
+
+
+def _play_games(spec: _Spec, numbers: Iterable[int], programs: dict[int, Any]) -> list[GameRow]:
+    from .botproto.spec import is_exec
+    from .bots import Bot, make_bot
+    from .match import Forfeit, new_recorder, play_game
 
     n = len(spec.lineup)
     labels = entry_labels(spec.lineup)
     records = Path(spec.records) if spec.records is not None else None
     rules = json.dumps(spec.options, sort_keys=True)
     rows = []
+
+    def agent(entry: int, seed: int) -> Bot:
+        level = spec.lineup[entry]
+        if not is_exec(level):
+            return make_bot(level, seed)
+        bot = programs.get(entry)
+        if bot is not None and bot.dead:  # it crashed last game: a fresh process for this one
+            bot.close()
+            bot = None
+        if bot is None:
+            bot = programs[entry] = make_bot(level, seed, settings=spec.exec_settings)
+        bot.reseed(seed)  # as if made for this game: the same games whichever worker plays them
+        return bot
+
     for g in numbers:
         seats = seating(g, n)
         names = tuple(labels[e] for e in seats)
@@ -218,15 +268,28 @@ def play_games(spec: _Spec, numbers: Iterable[int]) -> list[GameRow]:
             for e, s in zip(seats, seeds, strict=True)
         ]
         started = time.perf_counter()
+        forfeit: Forfeit | None = None
         try:
-            agents = [make_bot(spec.lineup[e], s) for e, s in zip(seats, seeds, strict=True)]
+            agents = [agent(e, s) for e, s in zip(seats, seeds, strict=True)]
             recorder = new_recorder(game, seed=seed, preset=spec.preset, players=players)
-            state, recorder = play_game(game, agents, seed=seed, recorder=recorder)
+            try:
+                state, recorder = play_game(game, agents, seed=seed, recorder=recorder, close_agents=False)
+            except Forfeit as e:
+                forfeit = e
         except Exception as e:
             raise ArenaError(f"game {g} (seed {seed}, seats {', '.join(names)}) failed: {type(e).__name__}: {e}") from e
         played = time.perf_counter()
-        assert state.result is not None
+        failures = {s: a.take_failures() for s, a in enumerate(agents) if hasattr(a, "take_failures")}
+        failures = {s: f for s, f in failures.items() if f}
         data = recorder.data
+        if forfeit is not None:
+            from .match import forfeit_result
+
+            assert forfeit.seat is not None
+            result = forfeit_result(n, forfeit.seat, game.options.rounds == "single")
+        else:
+            assert state.result is not None
+            result = state.result
         if records is not None:
             data["meta"]["arena"] = {"game": g, "games": spec.games, "run_seed": spec.seed, "rotation": rotation(g, n)}
             # Compact JSON: with an indent the json module falls back to its pure-Python encoder,
@@ -239,15 +302,31 @@ def play_games(spec: _Spec, numbers: Iterable[int]) -> list[GameRow]:
                 rotation=rotation(g, n),
                 seating=seats,
                 bot_seeds=seeds,
-                places=tuple(state.result.places),
-                returns=tuple(state.result.returns) if state.result.returns is not None else None,
+                places=tuple(result.places),
+                returns=tuple(result.returns) if result.returns is not None else None,
                 rounds=len(data["rounds"]),
                 steps=len(data["steps"]),
                 play_seconds=played - started,
                 write_seconds=time.perf_counter() - played,
+                failures=failures,
+                forfeit=forfeit.seat if forfeit is not None else None,
             )
         )
     return rows
+
+
+def exec_settings(config: ArenaConfig) -> ExecSettings | None:
+    """How the run drives its programs: as configured, with the logs under the run's folder."""
+    from .botproto.spec import is_exec
+
+    if not any(is_exec(name) for name in config.lineup):
+        return None
+    from .botproto.driver import ExecSettings
+
+    settings = config.exec_settings or ExecSettings()
+    if settings.log_dir is None and config.out is not None:
+        settings = dataclasses.replace(settings, log_dir=config.out / BOT_LOGS)
+    return settings
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -275,6 +354,7 @@ def play_all(
         seed=config.seed,
         games=config.games,
         records=str(records) if records is not None else None,
+        exec_settings=exec_settings(config),
     )
     size = chunk_size(config.games, config.workers)
     chunks = [range(a, min(a + size, config.games + 1)) for a in range(1, config.games + 1, size)]
@@ -441,6 +521,20 @@ def ratings(rows: Sequence[GameRow], lineup: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def failure_summary(rows: Sequence[GameRow], lineup: Sequence[str]) -> dict[str, dict[str, int]]:
+    """What each program did wrong over the run, by name and kind (forfeits too); only names with any."""
+    out: dict[str, dict[str, int]] = {}
+    for row in rows:
+        for seat, counts in row.failures.items():
+            mine = out.setdefault(lineup[row.seating[seat]], {})
+            for kind, k in counts.items():
+                mine[kind] = mine.get(kind, 0) + k
+        if row.forfeit is not None:
+            mine = out.setdefault(lineup[row.seating[row.forfeit]], {})
+            mine["forfeits"] = mine.get("forfeits", 0) + 1
+    return out
+
+
 def summarize(rows: Sequence[GameRow], lineup: Sequence[str], single_round: bool) -> dict[str, Any]:
     names = list(dict.fromkeys(lineup))
     labels = entry_labels(lineup)
@@ -487,6 +581,7 @@ def summarize(rows: Sequence[GameRow], lineup: Sequence[str], single_round: bool
             }
         )
     return {
+        "failures": failure_summary(rows, lineup),
         "win_rule": "place 1 is a win; a first place shared by k seats counts 1/k of a win for each",
         "fair_win_rate": 1 / n,
         "shared_first_places": sum(1 for row in rows if sum(p == 1 for p in row.places) > 1),
@@ -533,14 +628,18 @@ def _versions() -> dict[str, str | None]:
     return out
 
 
-def _bot_sources(lineup: Sequence[str]) -> dict[str, dict[str, str | None]]:
+def _bot_sources(lineup: Sequence[str], settings: ExecSettings | None = None) -> dict[str, dict[str, Any]]:
     # Bots change between runs: the hash of each bot's source file ties the figures to the code.
     import inspect
 
+    from .botproto.spec import exec_command, is_exec
     from .bots import BOT_LEVELS
 
-    out: dict[str, dict[str, str | None]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for level in dict.fromkeys(lineup):
+        if is_exec(level):
+            out[level] = _program_source(exec_command(level), settings)
+            continue
         cls = BOT_LEVELS[level]
         try:
             source = inspect.getsourcefile(cls)
@@ -549,6 +648,29 @@ def _bot_sources(lineup: Sequence[str]) -> dict[str, dict[str, str | None]]:
             digest = None
         out[level] = {"class": f"{cls.__module__}.{cls.__qualname__}", "source_sha256": digest}
     return out
+
+
+def _program_source(argv: list[str], settings: ExecSettings | None) -> dict[str, Any]:
+    """A program's hello (it is started once here, so a broken one stops the run before it begins)
+    and the hash of its file: the first word of its command that names a file."""
+    import shutil
+
+    from .botproto.driver import BotStartError, probe
+
+    try:
+        hello = probe(argv, settings)
+    except BotStartError as e:
+        raise ArenaError(f"a bot program cannot play: {e}") from None
+    scripts = [Path(w) for w in argv[1:] if not w.startswith("-") and Path(w).is_file()]
+    program = scripts[0] if scripts else Path(shutil.which(argv[0]) or argv[0])
+    digest = hashlib.sha256(program.read_bytes()).hexdigest()[:16] if program.is_file() else None
+    return {
+        "command": argv,
+        "name": hello.get("name"),
+        "author": hello.get("author"),
+        "protocol": hello.get("protocol"),
+        "source_sha256": digest,
+    }
 
 
 def write_csv(path: Path, rows: Sequence[GameRow], labels: Sequence[str]) -> Path:
@@ -645,7 +767,7 @@ class ArenaResult:
     play_seconds: float  # wall time of the games, start of the pool to the last result
     out: Path | None = None
     files: dict[str, str] = field(default_factory=dict)
-    bots: dict[str, dict[str, str | None]] = field(default_factory=dict)  # the bots' code, when the run began
+    bots: dict[str, dict[str, Any]] = field(default_factory=dict)  # the bots' code, when the run began
 
     @property
     def games_per_second(self) -> float:
@@ -695,6 +817,8 @@ class ArenaResult:
                     "returns": list(r.returns) if r.returns is not None else None,
                     "rounds": r.rounds,
                     "steps": r.steps,
+                    "failures": {c.labels[r.seating[s]]: f for s, f in r.failures.items()},
+                    "forfeit": c.labels[r.seating[r.forfeit]] if r.forfeit is not None else None,
                 }
                 for r in self.rows
             ],
@@ -717,7 +841,7 @@ def run_arena(
         if config.records:
             records = out / RECORDS
             records.mkdir()
-    bots = _bot_sources(config.lineup)
+    bots = _bot_sources(config.lineup, exec_settings(config))
     started = time.perf_counter()
     rows = play_all(config, records, on_queued, on_done)
     played = time.perf_counter() - started
@@ -865,6 +989,20 @@ def print_report(result: ArenaResult, console: Any) -> None:
                 f"{r['ordinal']:.2f}",
             )
         console.print(entries)
+
+    if s.get("failures"):
+        kinds = sorted({k for counts in s["failures"].values() for k in counts})
+        failed = Table(title="Bot failures (each failed move was made by the fallback, or forfeited the game)")
+        failed.add_column("bot")
+        for kind in kinds:
+            failed.add_column(kind, justify="right")
+        for name, counts in s["failures"].items():
+            failed.add_row(name, *(str(counts.get(k, 0)) for k in kinds))
+        console.print(failed)
+        if c.exec_settings is not None and c.exec_settings.log_dir is not None:
+            console.print(f"Their stderr and what went wrong: {c.exec_settings.log_dir}/")
+        elif result.out is not None:
+            console.print(f"Their stderr and what went wrong: {result.out / BOT_LOGS}/")
 
     t = result.timing()
     console.print(

@@ -17,6 +17,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Liar's Dice: play in the terminal, check rules scenarios, replay game records.",
     context_settings={"help_option_names": ["-h", "--help"]},
+    # click's plain help: typer's rich panels print a type after every flag ("--help <bool>")
+    rich_markup_mode=None,
 )
 
 
@@ -61,9 +63,8 @@ def build_options(
         overrides["faces"] = faces
     n = overrides["num_players"]
     counted = isinstance(n, int) and not isinstance(n, bool)
-    if counted and (n < p.min_players or (p.max_players is not None and n > p.max_players)):
-        most = f" to {p.max_players}" if p.max_players else " or more"
-        raise OptionsError(f"{p.name} is played by {p.min_players}{most} players, not {n}")
+    if counted:
+        p.check_table_size(n)
     return Options.from_dict(merge_overrides(p.options, overrides))
 
 
@@ -103,6 +104,38 @@ def replay(
         typer.echo(line)
 
 
+# The options of bot programs (exec:COMMAND), shared by play and arena.
+BotFallback = Annotated[
+    str,
+    typer.Option(
+        "--bot-fallback",
+        help="what plays a move a bot program fails to make (late, illegal, garbage, crashed): "
+        "a bot level, or forfeit (it loses the game)",
+    ),
+]
+BotTime = Annotated[float, typer.Option("--bot-time", help="seconds a bot program has for each move")]
+BotLog = Annotated[
+    Path | None,
+    typer.Option("--bot-log", help="folder for the bot programs' stderr (default: bot-logs in the data directory)"),
+]
+BotTranscript = Annotated[
+    bool, typer.Option("--bot-transcript", help="also write every line to and from each bot program to --bot-log")
+]
+
+
+def exec_settings(fallback: str, move_time: float, log: Path | None, transcript: bool) -> Any:
+    """The ExecSettings of --bot-fallback, --bot-time, --bot-log and --bot-transcript (checked)."""
+    from .botproto.driver import ExecSettings
+    from .bots import BOT_LEVELS
+
+    fallback = fallback.strip().lower()
+    if fallback != "forfeit" and fallback not in BOT_LEVELS:
+        _fail(f"--bot-fallback is a bot level ({', '.join(BOT_LEVELS)}) or forfeit, not {fallback!r}")
+    if not 0 < move_time <= 3600:
+        _fail(f"--bot-time is above 0 and at most 3600 seconds, not {move_time:g}")
+    return ExecSettings(move_time=move_time, fallback=fallback, log_dir=log, transcript=transcript)
+
+
 @app.command()
 def play(
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
@@ -111,7 +144,13 @@ def play(
     faces: Annotated[int | None, typer.Option("--faces", "-f", help="faces per die")] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed for the dice and the bots")] = None,
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="bot level: random, probability, cfr or strong")
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="the bots, comma-separated, one per bot seat (the last fills the seats left): random, "
+            'probability, cfr, strong, or exec:COMMAND, a program speaking docs/bot-protocol.md (exec:"./mybot -x")',
+        ),
     ] = "probability",
     humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat)")] = 1,
     name: Annotated[list[str] | None, typer.Option("--name", help="a person's name (repeat for hot-seat)")] = None,
@@ -119,22 +158,39 @@ def play(
         list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
     ] = None,
     record_dir: Annotated[Path | None, typer.Option("--record-dir", help="where the game record is written")] = None,
+    delay: Annotated[
+        float | None,
+        typer.Option(
+            "--delay",
+            help="seconds each reveal stays on screen once only bots play (default 2 on a terminal, "
+            "0 when the output is piped); a person presses Enter instead",
+        ),
+    ] = None,
+    bot_fallback: BotFallback = "probability",
+    bot_time: BotTime = 5.0,
+    bot_log: BotLog = None,
+    bot_transcript: BotTranscript = False,
 ) -> None:
     """Play a whole game in the terminal against bots, or hot-seat with friends."""
-    from .bots import BOT_LEVELS
+    from .botproto.spec import parse_bot_list
     from .terminal import run_play
 
     try:
         options = build_options(preset, players, dice, faces, option)
     except OptionsError as e:
         _fail(str(e))
-    if bots not in BOT_LEVELS:
-        _fail(f"unknown bot level {bots!r}: the levels are {', '.join(BOT_LEVELS)}")
+    try:
+        bot_specs = parse_bot_list(bots)
+    except ValueError as e:
+        _fail(str(e))
+    settings = exec_settings(bot_fallback, bot_time, bot_log, bot_transcript)
     if not 0 <= humans <= options.num_players:
         _fail(f"--humans must be between 0 and the {options.num_players} players")
     names = list(name or [])
     if len(names) > humans:
         _fail(f"{len(names)} names given for {humans} people (--humans)")
+    if delay is not None and not 0 <= delay <= 3600:
+        _fail(f"--delay is 0 (no pause) to 3600 seconds, not {delay:g}")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     code = run_play(
@@ -142,9 +198,11 @@ def play(
         options=options,
         humans=humans,
         names=names,
-        bot_level=bots,
+        bot_level=bot_specs,
         seed=seed,
         record_dir=record_dir,
+        delay=delay,
+        bot_settings=settings,
     )
     raise typer.Exit(code)
 
@@ -173,6 +231,14 @@ def serve(
             help="seconds before a table not in play, with nobody on it, leaves memory (not the database)",
         ),
     ] = 600.0,
+    reveal_pause: Annotated[
+        float,
+        typer.Option(
+            "--reveal-pause",
+            help="seconds a round's reveal is shown before the next round's timer and bots start "
+            "(sooner when every player has seen it; 0: no pause)",
+        ),
+    ] = 5.0,
 ) -> None:
     """Serve the game in the browser: tables, bots, spectators, history and replays."""
     try:
@@ -183,6 +249,8 @@ def serve(
         _fail("--port must be between 0 and 65535")
     if grace < 0 or bot_delay < 0 or unload_after < 0:
         _fail("--grace, --bot-delay and --unload-after cannot be negative")
+    if not 0 <= reveal_pause <= 600:
+        _fail(f"--reveal-pause is 0 (no pause) to 600 seconds, not {reveal_pause:g}")
     if log_level not in ("debug", "info", "warning", "error"):
         _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
     try:
@@ -195,6 +263,7 @@ def serve(
             log_level=log_level,
             public_url=public_url,
             unload_after=unload_after,
+            reveal_pause=reveal_pause,
         )
     except ValueError as e:
         _fail(str(e))
@@ -308,7 +377,8 @@ def arena(
         typer.Option(
             "--bots",
             "-b",
-            help="bot levels, comma-separated, one per seat (cycled to --players), e.g. strong,probability",
+            help="bot levels, comma-separated, one per seat (cycled to --players), e.g. strong,probability; "
+            'exec:COMMAND seats a program that speaks docs/bot-protocol.md (exec:"./mybot --deep")',
         ),
     ],
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
@@ -331,8 +401,15 @@ def arena(
     records: Annotated[
         bool, typer.Option("--records/--no-records", help="write every game's record under OUT/records")
     ] = True,
+    bot_fallback: BotFallback = "probability",
+    bot_time: BotTime = 5.0,
+    bot_log: BotLog = None,
+    bot_transcript: BotTranscript = False,
 ) -> None:
-    """Play many games among bots, seats rotated, and report win rates, head to head and ratings."""
+    """Play many games among bots, seats rotated, and report win rates, head to head and ratings.
+
+    A bot may be a program that speaks the bot protocol: exec:COMMAND (docs/bot-protocol.md); its
+    stderr goes to OUT/bot-logs unless --bot-log says otherwise."""
     try:
         import matplotlib  # noqa: F401
         import openskill  # noqa: F401
@@ -374,6 +451,7 @@ def arena(
         workers=workers or default_workers(),
         out=folder,
         records=records,
+        exec_settings=exec_settings(bot_fallback, bot_time, bot_log, bot_transcript),
         arguments={
             "bots": bots,
             "preset": preset,
@@ -386,6 +464,9 @@ def arena(
             "seed": seed,
             "out": str(folder),
             "records": records,
+            "bot_fallback": bot_fallback,
+            "bot_time": bot_time,
+            "bot_log": str(bot_log) if bot_log is not None else None,
         },
     )
     console = Console()
@@ -403,6 +484,122 @@ def arena(
         _fail(f"interrupted: the files so far are in {folder}", 130)
     progress.stop()
     print_report(result, console)
+
+
+@app.command()
+def exploit(
+    bot: Annotated[
+        str | None,
+        typer.Option(
+            "--bot", "-b", help="the bot to exploit: a level (random, probability, cfr, strong) or exec:COMMAND"
+        ),
+    ] = None,
+    strategy: Annotated[
+        Path | None, typer.Option("--strategy", help="exploit a saved strategy (liarsdice solve --out) instead")
+    ] = None,
+    dice: Annotated[tuple[int, int], typer.Option("--dice", "-d", help="dice of seat 0 (who opens) and seat 1")] = (
+        1,
+        1,
+    ),
+    faces: Annotated[int, typer.Option("--faces", "-f", help="faces per die")] = 6,
+    wild: Annotated[
+        str, typer.Option("--wild", help="the wild face: 1 (dudo.ai's game), top (OpenSpiel's) or none")
+    ] = "1",
+    rounds: Annotated[int, typer.Option("--rounds", "-r", help="rounds to play, half in each seat")] = 2000,
+    samples: Annotated[int, typer.Option("--samples", help="times the bot is asked per position and hand")] = 8,
+    lookahead: Annotated[
+        int | None,
+        typer.Option(
+            "--lookahead",
+            help="LBR's later turns it values by raising again too (default: 1; every turn with 2 dice in play)",
+        ),
+    ] = None,
+    hands: Annotated[int, typer.Option("--hands", help="opponent hands drawn from the range to value a raise")] = 32,
+    raises: Annotated[int, typer.Option("--raises", help="the lowest legal raises of each face LBR considers")] = 3,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact", help="enumerate every deal instead (random bot or --strategy only); adds the best response"
+        ),
+    ] = False,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the run")] = 1,
+) -> None:
+    """How exploitable is a bot? Local best response (LBR) against it in a two-player round.
+
+    The round is the openspiel preset with rounds=single, num_players=2, dice_per_player=[A, B],
+    faces and wild_face set: with --wild 1 (the default) the game of thomasahle/liars-dice
+    (dudo.ai): bids rank by quantity then face, ones count for every other face, a bid on ones
+    counts only ones and may open; seat 0 opens; the winner of the liar call +1, the loser -1.
+    LBR plays both seats against the bot's real moves; the figure (its mean winnings a round, with
+    a 95% interval) is a lower bound of the bot's exploitability. Details: docs/exploit.md."""
+    from .exploit import Duel, Job, Opponent, Settings, duel_options
+
+    if (bot is None) == (strategy is None):
+        _fail("name one opponent: --bot LEVEL (or exec:COMMAND), or --strategy FILE")
+    if rounds < 2 or samples < 1 or hands < 1 or raises < 1 or workers < 1:
+        _fail("--rounds must be at least 2; --samples, --hands, --raises and --workers at least 1")
+    if lookahead is not None and lookahead < 0:
+        _fail(f"--lookahead is 0 or more, not {lookahead}")
+    try:
+        options = duel_options(dice, faces, wild.strip().lower())
+        duel = Duel(options, dice)
+    except (OptionsError, ValueError) as e:
+        _fail(str(e))
+    if lookahead is None:
+        lookahead = len(duel.ladder.bids) if sum(dice) <= 2 else 1
+    settings = Settings(raises_per_face=raises, hands=hands, lookahead=lookahead)
+    opponent = Opponent(
+        bot=bot.strip().lower() if bot is not None and not bot.startswith("exec:") else bot, strategy=strategy
+    )
+    job = Job(options.to_dict(), dice, opponent, settings, samples, seed)
+    typer.echo(
+        f"LBR against {opponent.name}: {dice[0]} vs {dice[1]} dice, {faces} faces, wild face {options.wild_face}, "
+        f"one round (openspiel preset, rounds=single)"
+    )
+    if exact:
+        _exploit_exact(job, duel)
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from .bots import BotError
+    from .exploit import run
+
+    try:
+        from .exploit.run import build
+
+        build(job)  # an unknown bot or an unfit strategy fails here, before any worker starts
+    except (ValueError, OSError, BotError) as e:
+        _fail(str(e))
+    with Progress(MofNCompleteColumn(), BarColumn(), TimeElapsedColumn()) as bar:
+        task = bar.add_task("rounds", total=2 * ((rounds + 1) // 2))
+        report = run(job, rounds, workers, on_done=lambda k: bar.advance(task, k))
+    typer.echo(
+        f"LBR wins {report.mean:+.3f} a round [95%: {report.mean - report.half_width:+.3f}, "
+        f"{report.mean + report.half_width:+.3f}] over {report.rounds} rounds "
+        f"(seat 0: {report.seat_mean(0):+.3f}, seat 1: {report.seat_mean(1):+.3f}); {report.seconds:.0f} s"
+    )
+
+
+def _exploit_exact(job: Any, duel: Any) -> None:
+    from .exploit import Settings, best_response_value, lbr_value
+    from .exploit.run import build
+
+    if job.opponent.bot is not None and job.opponent.bot != "random":
+        _fail("--exact needs the opponent's exact probabilities: the random bot or --strategy FILE")
+    try:
+        table = build(job)
+    except (ValueError, OSError) as e:
+        _fail(str(e))
+    settings = Settings.exhaustive(job.settings.lookahead)
+    lbr = lbr_value(duel, table.model, settings)
+    typer.echo(f"LBR (exact): {sum(lbr) / 2:+.6f} a round (seat 0: {lbr[0]:+.6f}, seat 1: {lbr[1]:+.6f})")
+    try:
+        br = best_response_value(duel, table.model)
+    except (ImportError, MemoryError) as e:
+        typer.echo(f"no exact best response here: {e}")
+        return
+    typer.echo(f"best response (exact): {sum(br) / 2:+.6f} a round (seat 0: {br[0]:+.6f}, seat 1: {br[1]:+.6f})")
 
 
 @app.command()

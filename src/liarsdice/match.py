@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from .bots.base import Limit
+from .bots.base import BotError, Forfeit, Limit
 from .paths import records_dir
 from .record import Recorder
-from .rules import Action, Event, Game, GameState, IllegalAction, PlayerView
+from .rules import Action, Event, Game, GameOver, GameResult, GameState, IllegalAction, PlayerView, redact
 
 
 class Agent(Protocol):
@@ -25,9 +25,21 @@ class RefusalAware(Protocol):
 
 Observer = Callable[[GameState, tuple[Event, ...]], None]
 
+__all__ = ["Agent", "BotError", "Forfeit", "default_record_path", "forfeit_places", "new_recorder", "play_game"]
 
-class BotError(RuntimeError):
-    """A bot chose an action the rules refuse: a bug in the bot, never a player's mistake."""
+
+def forfeit_places(num_players: int, seat: int) -> tuple[int, ...]:
+    """The places of a game a seat forfeited: that seat last, every other seat sharing first."""
+    return tuple(num_players if s == seat else 1 for s in range(num_players))
+
+
+def forfeit_result(num_players: int, seat: int, single_round: bool) -> GameResult:
+    """The result of a forfeited game; in a single-round game the others share the +1."""
+    places = forfeit_places(num_players, seat)
+    returns = None
+    if single_round:
+        returns = tuple(-1.0 if s == seat else 1.0 / (num_players - 1) for s in range(num_players))
+    return GameResult(places=places, last_with_dice=(), returns=returns, running_pot_award=None, chips=None)
 
 
 def play_game(
@@ -41,18 +53,70 @@ def play_game(
     limit: Limit | None = None,
     max_steps: int = 1_000_000,
     recorder: Recorder | None = None,
+    close_agents: bool = True,
 ) -> tuple[GameState, Recorder]:
     """Play to the end. Chance comes from `random.Random(seed)`; each agent sees only its view.
 
     An agent with a `refused(action, reason)` method (a person) is told why a move was refused
     and asked again; a bot's illegal move raises BotError. Pass your own `recorder` to keep the
     record of a game that an agent stops by raising.
+
+    Optional agent methods: `start(game, seat, preset)` before the first step; `observe(events)`
+    after every step, with the events as that seat may see them (`rules.redact`); `close()` at
+    the end, however the game ends, unless `close_agents` is False (the caller reuses them).
+
+    An agent that raises `Forfeit` ends the game: it is placed last, the others share first
+    place, the observers are told (a `Forfeited` event, then `GameOver`), the record's meta says
+    so, and the Forfeit (its `seat` set) propagates to the caller.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{len(agents)} agents for {game.num_players} seats")
+    try:
+        return _play(game, agents, seed, preset, players, observer, limit, max_steps, recorder)
+    finally:
+        if close_agents:
+            close_all(agents)
+
+
+def close_all(agents: Sequence[object]) -> None:
+    """Call every agent's `close()`, all of them even if one fails (the first error is raised)."""
+    error: BaseException | None = None
+    for agent in agents:
+        close = getattr(agent, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception as e:
+                error = error or e
+    if error is not None:
+        raise error
+
+
+def _play(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    preset: str | None,
+    players: Sequence[Mapping[str, Any]] | None,
+    observer: Observer | None,
+    limit: Limit | None,
+    max_steps: int,
+    recorder: Recorder | None,
+) -> tuple[GameState, Recorder]:
+    from .botproto.messages import Forfeited
+
     rng = random.Random(seed)
     if recorder is None:
         recorder = new_recorder(game, seed=seed, preset=preset, players=players)
+    if preset is None:
+        preset = recorder.data.get("preset")
+    for index, agent in enumerate(agents):
+        start = getattr(agent, "start", None)
+        if start is not None:
+            start(game, index, preset)
+    # Only agents that ask for events get them: redacting every event for every seat would cost
+    # the arena's built-in bots time for nothing.
+    watchers = [(index, agent.observe) for index, agent in enumerate(agents) if hasattr(agent, "observe")]
     state = game.new_initial_state()
     steps = 0
     while not state.is_terminal:
@@ -65,7 +129,16 @@ def play_game(
             seat = state.to_act
             assert seat is not None
             agent = agents[seat]
-            action = agent.act(state.view(seat), limit)
+            try:
+                action = agent.act(state.view(seat), limit)
+            except Forfeit as e:
+                e.seat = seat
+                result = forfeit_result(game.num_players, seat, game.options.rounds == "single")
+                recorder.data["meta"]["forfeit"] = {"seat": game.seats[seat], "reason": e.reason}
+                recorder.data["meta"]["stopped"] = f"{game.seats[seat]} forfeited"
+                for _, observe in watchers:
+                    observe((Forfeited(seat, e.reason), GameOver(result)))
+                raise
             try:
                 state, events = recorder.apply(state, action)
             except IllegalAction as e:
@@ -76,6 +149,8 @@ def play_game(
                 continue
         if observer is not None:
             observer(state, events)
+        for watcher_seat, observe in watchers:
+            observe(tuple(redact(event, watcher_seat) for event in events))
     recorder.data["meta"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
     return state, recorder
 

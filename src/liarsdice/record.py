@@ -10,7 +10,10 @@ are a readable summary; replaying recomputes them and refuses a record whose sum
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,6 +184,34 @@ class Recorder:
         p.write_text(json.dumps(self.data, indent=1) + "\n", encoding="utf-8")
         return p
 
+    def write_new(self, path: str | Path) -> Path:
+        """Write to `path`, or, if a file is there already, to `NAME-2.json`, `NAME-3.json`, ...:
+        never over another record (each name is opened with 'x', so two games ending at once
+        cannot take the same one). Returns the path written."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.data, indent=1) + "\n"
+        for n in itertools.count(1):
+            candidate = p if n == 1 else p.with_name(f"{p.stem}-{n}{p.suffix}")
+            try:
+                with candidate.open("x", encoding="utf-8") as f:
+                    f.write(text)
+            except FileExistsError:
+                continue
+            return candidate
+        raise AssertionError("unreachable")
+
+
+def prepare_record_dir(directory: str | Path) -> Path:
+    """Create `directory` if needed and prove that a record can be written in it, before a game
+    is played rather than after (OSError if it cannot)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    fd, probe = tempfile.mkstemp(prefix=".write-test-", dir=d)
+    os.close(fd)
+    os.unlink(probe)
+    return d
+
 
 # ----- reading and replaying -----
 
@@ -347,7 +378,7 @@ def _compare_round(index: int, recorded: Any, replayed: dict[str, Any]) -> None:
 
 def replay_text(data: Mapping[str, Any]) -> Iterator[str]:
     """The game round by round, every cup shown, as lines of text (RecordError if invalid)."""
-    from .text import describe_outcome, describe_result, describe_turn
+    from .text import describe_outcome, describe_result, describe_turn, says
 
     game = game_from_record(data)
     seats = game.seats
@@ -364,11 +395,11 @@ def replay_text(data: Mapping[str, Any]) -> Iterator[str]:
             st = step.after
             special = " (one-die round: no wilds)" if st.one_die_round else ""
             yield ""
-            yield f"Round {st.round_no}{special}, {seats[st.starter or 0]} opens."
+            yield f"Round {st.round_no}{special}, {says(seats[st.starter or 0], 'opens')}."
             for seat in st.active_seats:
                 yield f"  {seats[seat]:>10}: {' '.join(map(str, a.hands[seat]))}"
         elif isinstance(a, Reroll):
-            yield f"    {seats[a.seat]} rerolls the cup: {' '.join(map(str, a.faces))}"
+            yield f"    {says(seats[a.seat], 'rerolls', 'the cup')}: {' '.join(map(str, a.faces))}"
         else:
             assert step.seat is not None
             for event in step.events:
@@ -381,3 +412,29 @@ def replay_text(data: Mapping[str, Any]) -> Iterator[str]:
             yield ""
             yield "Final ranking:"
             yield from ("  " + line for line in describe_result(step.after.result, seats))
+    if data.get("result") is None:
+        yield ""
+        yield unfinished_text(data)
+
+
+def unfinished_text(data: Mapping[str, Any]) -> str:
+    """Why a record ends before the game does: stopped (why, by whom, when, as far as the record
+    says), or simply cut short."""
+    meta = data.get("meta")
+    meta = meta if isinstance(meta, Mapping) else {}
+    steps = data.get("steps")
+    played = ""
+    if isinstance(steps, list):
+        rounds = [s.get("round") for s in steps if isinstance(s, dict) and s.get("chance") == "roll"]
+        played = (f"in round {rounds[-1]}, " if rounds and isinstance(rounds[-1], int) else "") + (
+            f"after {len(steps)} steps"
+        )
+    stopped = meta.get("stopped")
+    if stopped is None:
+        return f"The record ends before the game is over ({played})." if played else "The record ends early."
+    said = f"Game stopped ({stopped})"
+    if meta.get("stopped_by"):
+        said += f" by {meta['stopped_by']}"
+    if meta.get("stopped_at"):
+        said += f" at {meta['stopped_at']}"
+    return said + (f", {played}" if played else "") + ": the game is unfinished."

@@ -10,9 +10,11 @@ steps so that a game stopped early still leaves a record.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console
@@ -20,15 +22,22 @@ from rich.table import Table
 from rich.text import Text
 
 from .bots import make_bot
-from .bots.base import Limit
-from .match import BotError, default_record_path, new_recorder, play_game
+from .bots.base import Bot, Limit
+from .match import BotError, close_all, default_record_path, new_recorder, play_game
+from .paths import records_dir
+from .record import prepare_record_dir
 from .rules import (
+    Accuse,
     Action,
+    AllIn,
     BidAction,
     Challenge,
+    Claim,
     CupRerolled,
     DiceRerolled,
     Event,
+    Exact,
+    Fold,
     Game,
     GameOver,
     GameState,
@@ -37,32 +46,41 @@ from .rules import (
     OptionsError,
     Pass,
     PlayerView,
+    RoundOutcome,
     RoundResolved,
     RoundStarted,
     StarterDrawn,
     Turn,
+    Vote,
     find_preset,
     format_action,
     ladder,
     parse_action,
     redact,
 )
-from .text import describe_outcome, describe_result, describe_turn, exact_effects, exact_word, faces_text, says
+from .text import (
+    challenge_word,
+    describe_outcome,
+    describe_result,
+    describe_turn,
+    exact_effects,
+    exact_word,
+    faces_text,
+    plural,
+    says,
+)
+
+if TYPE_CHECKING:
+    from .botproto.driver import ExecSettings
 
 ReadLine = Callable[[str], str]
+Sleep = Callable[[float], None]
 
-MOVE_SYNTAX: tuple[str, ...] = (
-    "3x5                 bid (or claim) three fives: at least three dice show 5",
-    "3x5 push 5,5        bid and push two fives out of your cup (the rest of the cup is rerolled)",
-    "pass                claim every die in your hand shows one face (pass push 2,2 pushes too)",
-    "challenge           call the last bid a lie; 'challenge NAME' picks whose action",
-    "exact               say the bid is exactly right (also spot-on, calza)",
-    "believe / doubt     your vote after a liar call: the bid is true / it is a lie",
-    "3x5 raise 4         claim and raise the bet to 4 chips",
-    "accuse              call the standing claim a lie ('accuse raise 4' raises first)",
-    "all-in              bet every chip you hold and accuse (only when you cannot meet the bet)",
-    "fold                leave the round; you lose a die at its end",
-)
+REVEAL_PROMPT = "Press Enter for the next round. "
+WATCH_DELAY = 2.0
+"""Seconds a reveal stays on screen when only bots are left to play (`--delay`): long enough to
+read four cups and the count."""
+
 COMMANDS: tuple[str, ...] = (
     "help                these rules and the move syntax",
     "moves               every legal move right now",
@@ -73,11 +91,13 @@ COMMANDS: tuple[str, ...] = (
 
 class QuitGame(Exception):
     """A person stopped the game: `quit`, the end of the input, or Ctrl-C (`code` is the exit
-    code: 0, as stopping is a person's choice, but 130 for Ctrl-C as shells expect)."""
+    code: 0, as stopping is a person's choice, but 130 for Ctrl-C as shells expect; `seat` is
+    the person who stopped it, when it is known)."""
 
-    def __init__(self, reason: str, code: int = 0) -> None:
+    def __init__(self, reason: str, code: int = 0, seat: int | None = None) -> None:
         super().__init__(reason)
         self.code = code
+        self.seat = seat
 
 
 # ----- what the screen says, computed from a view (no I/O) -----
@@ -117,6 +137,108 @@ def _plain(action: Action) -> bool:
     return not getattr(action, "push", ()) and getattr(action, "raise_to", None) is None
 
 
+def move_syntax(options: Options, target: str = "NAME") -> list[tuple[str, str]]:
+    """The moves of this table as (what to type, what it does), for `help`: each text is typed
+    exactly as shown, and a move the table does not have is not shown. `target` names a seat in
+    the example of a challenge with a target."""
+    o = options
+    lines: list[tuple[str, str]] = []
+    if o.economy is not None:
+        lines.append(("3x5", "claim three fives: at least three dice show 5"))
+        if o.push:
+            lines.append(("3x5 push 5,5", "claim and push two fives out of your cup (the rest of it is rerolled)"))
+        fold = "you keep your dice" if o.goal == "shedding" else "you lose a die at its end"
+        lines += [
+            ("3x5 raise 4", "claim and raise the bet to 4 chips"),
+            ("accuse", "call the standing claim a lie"),
+            ("accuse raise 4", "raise the bet to 4 chips and accuse"),
+            ("all-in", "bet every chip you hold and accuse (only when you cannot meet the bet)"),
+            ("fold", f"leave the round; {fold}"),
+        ]
+        return lines
+    lines.append(("3x5", "bid three fives: at least three dice show 5"))
+    if o.push:
+        lines.append(("3x5 push 5,5", "bid and push two fives out of your cup (the rest of it is rerolled)"))
+    if o.pass_rule != "none":
+        lines.append(("pass", "claim every die in your hand shows one face"))
+        if o.push:
+            lines.append(("pass push 2,2", "pass and push two of your dice"))
+    word = challenge_word(o)
+    also = f" (also {word})" if word != "challenge" else ""
+    then = "; every other player then votes" if o.challenge_mode == "siding_vote" else ""
+    lines.append(("challenge", f"call the last bid a lie{also}{then}"))
+    if o.pass_rule != "none":
+        lines.append((f"challenge {target}", "call that player's last bid or pass a lie (the one behind a pass)"))
+    if o.exact != "none":
+        word = exact_word(o)
+        lines.append((word, "say the bid is exactly right" + (" (also exact)" if word != "exact" else "")))
+    if o.challenge_mode == "siding_vote":
+        lines += [
+            ("believe", "your vote after a liar call: the bid is true"),
+            ("doubt", "your vote after a liar call: the bid is a lie"),
+        ]
+    return lines
+
+
+def _or(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def table_moves(options: Options) -> str:
+    """The moves of this table in a few words, for a message about a move it does not have."""
+    o = options
+    if o.economy is not None:
+        return _or(["a claim like 3x5", "accuse", "all-in", "fold"])
+    words = ["a bid like 3x5"]
+    if o.pass_rule != "none":
+        words.append("pass")
+    words.append("challenge")
+    if o.exact != "none":
+        words.append(exact_word(o))
+    if o.challenge_mode == "siding_vote":
+        words.append("believe or doubt (after a liar call)")
+    return _or(words)
+
+
+def absent_move(action: Action | tuple[str, Any], options: Options) -> str | None:
+    """Why this table has no such move at all (None if it has), naming the moves it has."""
+    o = options
+    missing: str | None = None
+    if isinstance(action, (tuple, Challenge)):
+        missing = "challenge (you accuse a claim)" if o.economy is not None else None
+    elif isinstance(action, Exact) and o.exact == "none":
+        missing = exact_word(o)
+    elif isinstance(action, Pass) and o.pass_rule == "none":
+        missing = "pass"
+    elif isinstance(action, Vote) and o.challenge_mode != "siding_vote":
+        missing = "vote"
+    elif isinstance(action, (Accuse, AllIn, Fold, Claim)) and o.economy is None:
+        missing = "betting"
+    if missing is None and isinstance(action, (BidAction, Claim, Pass)) and action.push and not o.push:
+        missing = "push"
+    if missing is None:
+        return None
+    return f"there is no {missing} at this table: type {table_moves(o)}"
+
+
+def read_move(text: str, view: PlayerView) -> Action | tuple[str, Any]:
+    """The move typed at this table (as `parse_action` gives it), or InvalidText that says what
+    was wrong and which moves this table has."""
+    o = view.options
+    typed = " ".join(text.split())
+    try:
+        action = parse_action(typed, view.seats, economy=o.economy is not None)
+    except InvalidText as e:
+        if str(e).startswith(f"{typed!r} is not an action"):
+            # the parser's own hint names every move of every table
+            raise InvalidText(f"{typed!r} is not an action: type {table_moves(o)} (help shows them all)") from None
+        raise
+    missing = absent_move(action, o)
+    if missing is not None:
+        raise InvalidText(missing)
+    return action
+
+
 def move_summary(view: PlayerView) -> list[str]:
     """The legal moves of the seat to act, in a few lines."""
     legal = view.legal
@@ -137,18 +259,9 @@ def move_summary(view: PlayerView) -> list[str]:
             lines.append("vote: believe or doubt")
         return lines
     verb = "claim" if legal.economy else "bid"
-    if legal.economy:
-        owed = legal.owed or 0
-        chips = view.chips[legal.seat] if view.chips is not None else 0
-        if legal.can_meet:
-            lines.append(
-                f"meet the bet of {view.current_bet}: you owe {owed} (you hold {chips} chips)"
-                if owed
-                else f"you have met the bet of {view.current_bet} (you hold {chips} chips)"
-            )
-        else:
-            lines.append(f"you cannot meet the bet of {view.current_bet}: you owe {owed} and hold {chips} chips")
     if legal.bids:
+        # `bids` run lowest first, so the first of each face is its lowest, and listing them in
+        # that order shows where each face enters the ladder (soar's 1x1 comes after 2x6)
         lowest: dict[int, str] = {}
         top = max(b.quantity for b in legal.bids)
         for bid in legal.bids:
@@ -157,8 +270,10 @@ def move_summary(view: PlayerView) -> list[str]:
         if len(lowest) == 1:
             lines.append(f"{verb}: {first} or higher ({first.face}s only, at most {top})")
         else:
-            each = ", ".join(lowest[f] for f in sorted(lowest))
-            lines.append(f"{verb}: {first} or higher (lowest on each face: {each}; at most {top} dice)")
+            each = ", ".join(lowest.values())
+            lines.append(
+                f"{verb}: {first} or higher (the lowest on each face, lowest first: {each}; at most {top} dice)"
+            )
     if legal.can_pass:
         lines.append("pass: claim every die in your hand shows one face")
     if legal.pushes:
@@ -184,11 +299,12 @@ def move_summary(view: PlayerView) -> list[str]:
         lines.append(f"accuse: call {seats[view.standing_bidder]}'s claim {view.standing_bid} a lie")
     if legal.can_all_in and view.chips is not None and view.standing_bidder is not None:
         lines.append(
-            f"all-in: bet all {view.chips[legal.seat]} chips and accuse {seats[view.standing_bidder]}'s claim "
-            f"{view.standing_bid}"
+            f"all-in: bet all your {plural(view.chips[legal.seat], 'chip')} and accuse "
+            f"{seats[view.standing_bidder]}'s claim {view.standing_bid}"
         )
     if legal.can_fold:
-        lines.append("fold: leave the round (you lose a die at its end)")
+        keep = "you keep your dice" if view.options.goal == "shedding" else "you lose a die at its end"
+        lines.append(f"fold: leave the round ({keep})")
     return lines
 
 
@@ -299,6 +415,23 @@ def rules_summary(preset: str, options: Options, one_die_round: bool = False) ->
     return lines
 
 
+def bet_status(view: PlayerView) -> str:
+    """The bet as it stands for the seat to act: meeting it is not a move of its own but
+    what a claim or an accusation pays first."""
+    legal = view.legal
+    seat = view.seat
+    chips = view.chips[seat] if view.chips is not None and seat is not None else 0
+    bet = f"The bet is {view.current_bet}; you hold {plural(chips, 'chip')}"
+    if legal is None or legal.voting:
+        return bet + "."
+    owed = legal.owed or 0
+    if not owed:
+        return bet + " and have met it."
+    if legal.can_meet:
+        return bet + f" and owe {owed}: your claim or accusation pays it first."
+    return bet + f" and owe {owed}, more than you hold: go all-in or fold."
+
+
 # ----- the screen -----
 
 
@@ -307,7 +440,8 @@ class Screen:
 
     `viewer` is the seat whose cup may be shown between turns (the one person at a single-person
     table); with several people (hot-seat) or none (a demo) nobody's cup is ever shown outside
-    that person's own turn.
+    that person's own turn. After each reveal the screen waits for Enter while a person is still
+    in the game, else `delay` seconds (through `sleep`), so that a game can be followed.
     """
 
     def __init__(
@@ -317,6 +451,8 @@ class Screen:
         preset: str,
         people: Sequence[int],
         read_line: ReadLine | None,
+        delay: float = 0.0,
+        sleep: Sleep = time.sleep,
     ) -> None:
         self.console = console
         self.game = game
@@ -325,26 +461,33 @@ class Screen:
         self.hot_seat = len(self.people) > 1
         self.viewer: int | None = self.people[0] if len(self.people) == 1 else None
         self.read_line = read_line
+        self.delay = delay
+        self.sleep = sleep
 
     # ----- input and output -----
 
-    def ask(self, prompt: str) -> str:
+    def ask(self, prompt: str, seat: int | None = None) -> str:
+        """A line typed by a person (`seat`, if it is known who is typing)."""
         try:
             if self.read_line is not None:
                 return self.read_line(prompt)
             return self.console.input(prompt)
         except EOFError:
-            raise QuitGame("the input ended") from None
+            raise QuitGame("the input ended", seat=seat) from None
         except KeyboardInterrupt:
-            raise QuitGame("interrupted", 130) from None
+            raise QuitGame("interrupted", 130, seat=seat) from None
 
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(Text(text, style=style or ""), highlight=False)
 
     def clear(self) -> None:
-        """Wipe the screen so the next person cannot read the last one's cup."""
-        if self.console.is_terminal:
+        """Wipe the screen and the scrollback so the next person cannot read the last one's cup
+        (a plain clear leaves it a scroll away)."""
+        if self.console.is_terminal and not self.console.is_dumb_terminal:
             self.console.clear()
+            # ED 3 (xterm, VTE, tmux, iTerm2, Windows Terminal): erase the saved lines too
+            self.console.file.write("\x1b[3J")
+            self.console.file.flush()
 
     def name(self, seat: int) -> str:
         return self.game.seats[seat]
@@ -358,7 +501,7 @@ class Screen:
         self.clear()
         self.console.rule(style="dim")
         self.say(f"Pass the device to {self.name(seat)}, press Enter.", "bold")
-        self.ask("")
+        self.ask("", seat)
 
     def show_status(self, view: PlayerView) -> None:
         seat = view.seat
@@ -377,11 +520,7 @@ class Screen:
         if wild is not None:
             self.say(f"{wild}s are wild.")
         if o.economy is not None:
-            owed = view.legal.owed if view.legal is not None else None
-            self.say(
-                f"Round pot {view.round_pot}, current bet {view.current_bet}, you owe {owed or 0}, "
-                f"running pot {view.running_pot}."
-            )
+            self.say(f"Round pot {view.round_pot}, running pot {view.running_pot}. {bet_status(view)}")
         if view.history:
             self.say("This round:")
             for turn in view.history:
@@ -392,10 +531,12 @@ class Screen:
             word = "claim" if o.economy is not None else "bid"
             self.say(f"Standing {word}: {view.standing_bid} by {self.name(view.standing_bidder)}.")
         legal = view.legal
+        # "You" is addressed already; anyone else is named, as hot-seat players share the screen
+        named = "" if self.name(seat).lower() == "you" else f", {self.name(seat)}"
         if legal is not None and legal.voting:
-            self.say(f"{self.name(seat)}, your vote:", "bold")
+            self.say(f"Your vote{named}:", "bold")
         else:
-            self.say(f"Your turn, {self.name(seat)}. You may:", "bold")
+            self.say(f"Your turn{named}. You may:", "bold")
         for line in move_summary(view):
             self.say("  " + line)
         self.say("Type a move, or help, moves, look, quit.", "dim")
@@ -445,8 +586,12 @@ class Screen:
         for line in rules_summary(self.preset, view.options, view.one_die_round):
             self.say(line)
         self.say("Moves:", "bold")
-        for line in MOVE_SYNTAX:
-            self.say("  " + line)
+        seats = view.seats
+        me = view.seat if view.seat is not None else 0
+        moves = move_syntax(view.options, seats[(me + 1) % len(seats)])
+        width = max(19, *(len(typed) for typed, _ in moves))
+        for typed, meaning in moves:
+            self.say(f"  {typed:<{width}} {meaning}")
         self.say("Commands:", "bold")
         for line in COMMANDS:
             self.say("  " + line)
@@ -475,10 +620,11 @@ class Screen:
             elif isinstance(shown, DiceRerolled):
                 self.say(f"{self.cup_label(shown.seat)} after the reroll: {faces_text(sorted(shown.faces))}", "bold")
             elif isinstance(shown, CupRerolled):
-                dice = "die" if shown.count == 1 else "dice"
-                self.say(f"{self.name(shown.seat)} rerolls {shown.count} {dice} under the cup.")
+                dice = plural(shown.count, "die", "dice")
+                self.say(f"{says(self.name(shown.seat), 'rerolls', dice)} under the cup.")
             elif isinstance(shown, RoundResolved):
                 self._reveal(shown)
+                self._pause(shown.outcome)
             elif isinstance(shown, GameOver):
                 self.console.rule(Text("Game over"))
                 self.say("Final ranking:", "bold")
@@ -509,6 +655,20 @@ class Screen:
             if outcome.next_one_die_round:
                 self.say("The next round is a one-die round: nothing is wild in it.")
 
+    def _pause(self, outcome: RoundOutcome) -> None:
+        """Keep the reveal on screen: until Enter while a person still plays, else `delay`
+        seconds (the rounds of bots alone would otherwise scroll past at once)."""
+        if outcome.game_over:
+            return
+        still_in = [s for s in outcome.active if s not in outcome.out]
+        if any(seat in still_in for seat in self.people):
+            seat = self.viewer
+            answer = self.ask(REVEAL_PROMPT, seat)
+            if " ".join(answer.lower().split()) in ("quit", "exit"):
+                raise QuitGame("quit", seat=seat)
+        elif self.delay > 0:
+            self.sleep(self.delay)
+
 
 class Person:
     """An agent for a person at the keyboard."""
@@ -529,9 +689,8 @@ class Person:
             if screen.hot_seat:
                 screen.pass_device(self.seat)
             screen.show_status(view)
-        economy = view.options.economy is not None
         while True:
-            text = screen.ask(f"{screen.name(self.seat)}> ")
+            text = screen.ask(f"{screen.name(self.seat)}> ", self.seat)
             command = " ".join(text.lower().split())
             if command in ("help", "?"):
                 screen.show_help(view)
@@ -543,9 +702,9 @@ class Person:
                 screen.show_status(view)
                 continue
             if command in ("quit", "exit"):
-                raise QuitGame("quit")
+                raise QuitGame("quit", seat=self.seat)
             try:
-                parsed = parse_action(text, view.seats, economy=economy)
+                parsed = read_move(text, view)
             except InvalidText as e:
                 screen.say(str(e), "red")
                 continue
@@ -574,19 +733,24 @@ def run_play(
     options: Options,
     humans: int,
     names: list[str],
-    bot_level: str,
+    bot_level: str | Sequence[str],
     seed: int,
     record_dir: Path | None,
     console: Console | None = None,
     read_line: ReadLine | None = None,
+    delay: float | None = None,
+    sleep: Sleep = time.sleep,
+    bot_settings: ExecSettings | None = None,
 ) -> int:
     """Play one game in the terminal and write its record; the exit code (0 also when a person
     stops the game, 130 on Ctrl-C, 2 for bad settings, 1 if a bot fails or the record cannot be
-    written)."""
+    written). `delay` is the pause after a reveal once only bots play (None: WATCH_DELAY when
+    the output is a terminal, none when it goes to a file or a pipe)."""
+    errors = console or Console(stderr=True)
     console = console or Console()
 
     def fail(message: str) -> int:
-        console.print(Text(f"error: {message}", style="red"))
+        errors.print(Text(f"error: {message}", style="red"))
         return 2
 
     n = options.num_players
@@ -594,18 +758,37 @@ def run_play(
         return fail(f"the number of people must be between 0 and the {n} players, not {humans}")
     if len(names) > humans:
         return fail(f"{len(names)} names given for {humans} people")
-    try:
-        bots = [make_bot(bot_level, _bot_seed(seed, seat)) for seat in range(humans, n)]
-    except ValueError as e:
-        return fail(str(e))
+    # One bot (a level or exec:COMMAND) per bot seat; the last one listed fills the seats left.
+    specs = [bot_level] if isinstance(bot_level, str) else list(bot_level)
+    if len(specs) > max(1, n - humans):
+        return fail(f"{len(specs)} bots listed for {n - humans} bot seats: list at most one per seat")
+    levels = [specs[min(i, len(specs) - 1)] for i in range(n - humans)]
     try:
         game = Game(options, seat_names(humans, names, n))
     except OptionsError as e:
         return fail(str(e))
-    screen = Screen(console, game, preset, range(humans), read_line)
+    if delay is None:
+        delay = WATCH_DELAY if console.is_terminal else 0.0
+    if not delay >= 0:
+        return fail(f"the delay after a reveal is a number of seconds, 0 or more, not {delay}")
+    directory = record_dir if record_dir is not None else records_dir()
+    try:
+        prepare_record_dir(directory)
+    except OSError as e:
+        # found now, not after a game whose record would then be lost
+        return fail(f"cannot write game records in {directory}: {e.strerror or e} (--record-dir chooses another)")
+    # Made last, after every check: a program started here is closed by play_game (or below).
+    bots: list[Bot] = []
+    try:
+        for seat, level in zip(range(humans, n), levels, strict=True):
+            bots.append(make_bot(level, _bot_seed(seed, seat), settings=bot_settings))
+    except ValueError as e:
+        close_all(bots)
+        return fail(str(e))
+    screen = Screen(console, game, preset, range(humans), read_line, delay, sleep)
     agents = [Person(seat, screen) for seat in range(humans)] + bots
     players: list[dict[str, Any]] = [{"name": game.seats[s], "kind": "person"} for s in range(humans)] + [
-        {"name": game.seats[s], "kind": "bot", "level": bot_level} for s in range(humans, n)
+        {"name": game.seats[s], "kind": "bot", "level": levels[s - humans]} for s in range(humans, n)
     ]
     title = preset
     with contextlib.suppress(OptionsError):
@@ -617,22 +800,29 @@ def run_play(
 
     code = 0
     stopped: str | None = None
+    stopper: int | None = None
     recorder = new_recorder(game, seed=seed, preset=preset, players=players)
     try:
         play_game(game, agents, seed=seed, observer=screen.observe, recorder=recorder)
     except QuitGame as e:
-        stopped, code = str(e), e.code
+        stopped, code, stopper = str(e), e.code, e.seat
     except KeyboardInterrupt:
         stopped, code = "interrupted", 130
     except BotError as e:
         screen.say(f"error: {e}", "red")
         stopped, code = "a bot failed", 1
     if stopped is not None:
-        recorder.data["meta"]["stopped"] = stopped
-        screen.say(f"Game stopped ({stopped}) after {len(recorder.data['steps'])} steps.", "bold")
-    path = default_record_path(preset, seed, record_dir)
+        meta = recorder.data["meta"]
+        meta["stopped"] = stopped
+        by = ""
+        if stopper is not None:
+            meta["stopped_by"] = game.seats[stopper]
+            by = f" by {game.seats[stopper]}"
+        meta["stopped_at"] = datetime.now(UTC).isoformat(timespec="seconds")
+        screen.say(f"Game stopped ({stopped}){by} after {len(recorder.data['steps'])} steps.", "bold")
+    path = default_record_path(preset, seed, directory)
     try:
-        recorder.write(path)
+        path = recorder.write_new(path)
     except OSError as e:
         screen.say(f"error: cannot write the record {path}: {e.strerror or e}", "red")
         return 1

@@ -45,6 +45,11 @@ def verb(subject: str, third_person: str) -> str:
     return third_person[:-1] if third_person.endswith("s") else third_person
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """The count and the noun: 1 chip, 2 chips; 1 die, 3 dice (with `many` given)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
 def whose(name: str) -> str:
     """The possessive: "Ann's", but "Your"."""
     return "Your" if name.lower() == "you" else f"{name}'s"
@@ -142,13 +147,13 @@ def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Optio
         verdict = "true" if outcome.claim_true else "a lie"
         lines.append(f"{whose(name(outcome.target))} claim was {verdict}.")
     elif outcome.kind == "folds" and outcome.target is not None:
-        lines.append(f"Everyone else folded: {name(outcome.target)} is the last one in.")
+        lines.append(f"Everyone else folded: {says(name(outcome.target), 'is', 'the last one in')}.")
     changes = []
     for seat in outcome.active:
         d = outcome.dice_after[seat] - outcome.dice_before[seat]
         if d:
             change = "gains" if d > 0 else ("sheds" if options.goal == "shedding" else "loses")
-            changes.append(says(name(seat), change, f"{abs(d)} {'die' if abs(d) == 1 else 'dice'}"))
+            changes.append(says(name(seat), change, plural(abs(d), "die", "dice")))
     if changes:
         lines.append("; ".join(changes) + ".")
     elif options.rounds != "single":

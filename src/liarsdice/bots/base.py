@@ -1,4 +1,10 @@
-"""The bot interface: given what one seat may know and a time budget, choose an action."""
+"""The bot interface: given what one seat may know and a time budget, choose an action.
+
+Besides `act`, a bot may hold something that must be let go (a program it runs: `close()`), and
+may want to know when a game starts (`start()`); both do nothing by default. A bot that wants the
+public events between its turns defines `observe(events)`, which `match.play_game` calls with the
+events of every step as the bot's seat may see them.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,27 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..rules import Action, PlayerView
+from ..rules import Action, Game, PlayerView
+
+
+class BotError(RuntimeError):
+    """A bot chose an action the rules refuse, or failed to choose: a bug in the bot, never a player's mistake."""
+
+
+class Forfeit(BotError):
+    """A bot gives up the game (a program that failed, with `fallback=forfeit`).
+
+    `reason` says what went wrong; `seat` is filled in by whoever runs the game.
+    """
+
+    def __init__(self, message: str, reason: str = "", seat: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason or message
+        self.seat = seat
+
+    def __reduce__(self) -> tuple[type[Forfeit], tuple[str, str, int | None]]:
+        # Crosses process boundaries (the arena's workers) with its reason and seat.
+        return (type(self), (str(self), self.reason, self.seat))
 
 
 @dataclass(frozen=True)
@@ -33,6 +59,12 @@ class Bot(ABC):
     @abstractmethod
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         """A legal action for `view.seat`, which is to act (`view.legal_actions` is non-empty)."""
+
+    def start(self, game: Game, seat: int, preset: str | None = None) -> None:  # noqa: B027 (optional hook)
+        """A game begins with this bot at `seat` (BotError if it cannot play it). Default: nothing."""
+
+    def close(self) -> None:  # noqa: B027 (optional hook)
+        """The bot plays no more: let go of what it holds (a process). Default: nothing."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

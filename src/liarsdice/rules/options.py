@@ -389,6 +389,14 @@ class Preset:
     def build(self, overrides: Mapping[str, Any] | None = None) -> Options:
         return Options.from_dict(self.merged(overrides))
 
+    def check_table_size(self, num_players: int) -> None:
+        """OptionsError unless a game of this preset is started for play with this many seats
+        (RULES.md S6: a scenario may seat more)."""
+        lo, hi = self.min_players, self.max_players
+        if num_players < lo or (hi is not None and num_players > hi):
+            most = "" if hi == lo else f" to {hi}" if hi is not None else " or more"
+            raise OptionsError(f"{self.name} is played by {lo}{most} players, not {num_players}")
+
 
 _COMMON: dict[str, Any] = {
     "dice_per_player": 5,

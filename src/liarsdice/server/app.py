@@ -6,13 +6,15 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+import math
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy import select
@@ -21,7 +23,7 @@ from sqlalchemy.orm import Session
 from ..paths import data_dir
 from ..rules import PRESETS, OptionsError
 from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, RoomManager, Settings
-from .storage import GameRow, Store, TableRow, as_utc
+from .storage import MAX_ID, GameRow, Store, TableRow, as_utc
 
 log = logging.getLogger("liarsdice.server")
 STATIC = Path(__file__).parent / "static"
@@ -42,6 +44,7 @@ class _Message(BaseModel):
 class Hello(_Message):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=200)  # a spectator's name in the chat
 
 
 class Act(_Message):
@@ -87,20 +90,85 @@ class Leave(_Message):
     type: Literal["leave"]
 
 
+class Seen(_Message):
+    type: Literal["seen"]
+    round: int  # the round whose reveal this person has seen
+
+
 ClientMessage = Annotated[
-    Hello | Act | ChatIn | Ping | FillBots | ClearBots | Configure | Start | Rematch | Leave,
+    Hello | Act | ChatIn | Ping | FillBots | ClearBots | Configure | Start | Rematch | Leave | Seen,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave"
+MESSAGE_TYPES = "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen"
 
 
-def parse_client_message(text: str) -> Any:
-    """The typed message, or RoomError("bad_message") saying what is wrong."""
+# ----- JSON as clients may send it -----
+
+MAX_DEPTH = 16  # levels of nesting in a client's JSON; the deepest real message has 4
+MAX_BODY = 64 * 1024  # bytes of an HTTP request body
+
+
+class BadJSON(ValueError):
+    """Input that is not JSON this server reads; the message says why."""
+
+
+def _no_constant(name: str) -> Any:
+    raise BadJSON(f"{name} is not a number: numbers must be finite")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BadJSON(f"{text} is out of range: numbers must be finite (at most about 1.8e308)")
+    return value
+
+
+def parse_json(text: str | bytes) -> Any:
+    """JSON with finite numbers only, valid Unicode text only (no lone surrogates such as
+    \\ud800, which no database stores) and at most MAX_DEPTH levels deep; BadJSON if not."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except BadJSON:
+        raise
     except json.JSONDecodeError as e:
-        raise RoomError("bad_message", f"not JSON: {e.msg}") from e
+        raise BadJSON(f"not JSON: {e.msg}") from None
+    except RecursionError:  # json's own guard against a deep stack: it unwinds cleanly
+        raise BadJSON(f"nested more than {MAX_DEPTH} levels deep") from None
+    except UnicodeDecodeError:
+        raise BadJSON("not JSON: the text is not UTF-8") from None
+    except ValueError as e:  # a whole number of more than 4,300 digits
+        raise BadJSON(f"not JSON this server reads: {str(e).split(';')[0]}") from None
+    # Without recursion: a stack of what is left to look at, with its depth.
+    left: list[tuple[Any, int]] = [(data, 0)]
+    while left:
+        value, depth = left.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode()
+                except UnicodeEncodeError as e:
+                    lone = f"U+{ord(value[e.start]):04X}"
+                    raise BadJSON(f"text holds a lone surrogate ({lone}), which is no character") from None
+        elif isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise BadJSON(f"nested more than {MAX_DEPTH} levels deep")
+            items = [*value, *value.values()] if isinstance(value, dict) else value
+            left.extend((item, depth + 1) for item in items)
+    return data
+
+
+def parse_client_message(frame: str | bytes) -> Any:
+    """The typed message, or RoomError ("bad_message", "too_large") saying what is wrong."""
+    if isinstance(frame, bytes):
+        raise RoomError("bad_message", "a message is JSON text: binary frames are not read")
+    size = len(frame.encode("utf-8", "surrogatepass"))
+    if size > MAX_MESSAGE:
+        raise RoomError("too_large", f"a message has at most {MAX_MESSAGE} bytes (UTF-8); this one has {size}")
+    try:
+        data = parse_json(frame)
+    except BadJSON as e:
+        raise RoomError("bad_message", str(e)) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise RoomError("bad_message", f"a message is a JSON object with a type: one of {MESSAGE_TYPES}")
     try:
@@ -133,6 +201,28 @@ def _status(error: RoomError) -> int:
     return {"bad_options": 422, "bad_message": 422, "not_ready": 409}.get(error.code, 400)
 
 
+class _StrictJSONRequest(Request):
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            try:
+                self._json = parse_json(await self.body())
+            except BadJSON as e:
+                raise HTTPException(422, str(e)) from None
+        return self._json
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is read by `parse_json`, as the websocket's messages are."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(_StrictJSONRequest(request.scope, request.receive))
+
+        return strict
+
+
 def create_app(
     database_url: str | None = None,
     settings: Settings | None = None,
@@ -157,7 +247,8 @@ def create_app(
             manager.close()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, max_body_size=MAX_BODY)
+    app.router.route_class = StrictJSONRoute
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def rooms(request: Request | WebSocket) -> RoomManager:
@@ -277,6 +368,8 @@ def create_app(
 
     @app.get("/api/games/{game_id}", response_model=None)
     async def game_record(game_id: int, request: Request, download: int = 0) -> JSONResponse:
+        if not 1 <= game_id <= MAX_ID:  # no such row, and a number the database could not compare
+            raise HTTPException(404, f"no finished game {game_id}: game ids are 1 to {MAX_ID}")
         record = await rooms(request).store.call(lambda s: _record(s, game_id))
         if record is None:
             raise HTTPException(404, f"no finished game {game_id}")
@@ -306,11 +399,11 @@ def create_app(
                 )
                 return
             try:
-                first = await asyncio.wait_for(websocket.receive_text(), 30)
+                first = await asyncio.wait_for(receive(websocket), 30)
                 hello = parse_client_message(first)
                 if not isinstance(hello, Hello):
                     raise RoomError("bad_message", "the first message must be hello")
-                await room.attach(conn, hello.token)
+                await room.attach(conn, hello.token, hello.name)
             except RoomError as e:
                 conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
                 return
@@ -318,8 +411,7 @@ def create_app(
                 return
             try:
                 while not conn.closed:
-                    text = await websocket.receive_text()
-                    await handle(room, conn, text)
+                    await handle(room, conn, await receive(websocket))
             except WebSocketDisconnect:
                 pass
             finally:
@@ -332,15 +424,23 @@ def create_app(
     return app
 
 
-async def handle(room: Room, conn: Connection, text: str) -> None:
+async def receive(websocket: WebSocket) -> str | bytes:
+    """The next message: text, or the bytes of a binary frame (which `handle` refuses, where
+    Starlette's receive_text would fail); WebSocketDisconnect once the socket closes."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if text is not None else message.get("bytes") or b""
+
+
+async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
     """One message from a connection: act on it, or tell that connection why not."""
     ref = None
     try:
-        if len(text) > MAX_MESSAGE:
-            raise RoomError("too_large", f"a message has at most {MAX_MESSAGE} bytes")
         if not conn.bucket.take():
             raise RoomError("rate_limited", "too many messages: slow down")
-        message = parse_client_message(text)
+        message = parse_client_message(frame)
         ref = message.ref
         if isinstance(message, Act):
             await room.act(conn, message.action, message.ref)
@@ -360,6 +460,8 @@ async def handle(room: Room, conn: Connection, text: str) -> None:
             await room.rematch(conn)
         elif isinstance(message, Leave):
             await room.leave(conn)
+        elif isinstance(message, Seen):
+            await room.seen(conn, message.round)
         elif isinstance(message, Hello):
             raise RoomError("bad_message", "hello comes once, first")
         conn.refused_in_a_row = 0

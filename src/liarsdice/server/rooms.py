@@ -21,7 +21,8 @@ import random
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+import unicodedata
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,23 +32,27 @@ from sqlalchemy.orm import Session
 from ..bots import BOT_LEVELS, Bot, make_bot
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import (
+    Economy,
     Game,
     GameState,
     IllegalAction,
     InvalidText,
     Options,
     OptionsError,
+    RoundResolved,
+    Turn,
     action_from_list,
     find_preset,
     merge_overrides,
 )
 from .storage import ChatRow, GameRow, SeatRow, StepRow, Store, TableRow, as_utc, utcnow
-from .views import game_view_json
+from .views import game_view_json, turn_json
 
 log = logging.getLogger("liarsdice.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
+_CODE_CHARS = frozenset(CODE_ALPHABET)
 NAME_MAX = 24
 CHAT_MAX = 300
 CHAT_HISTORY = 50
@@ -75,12 +80,23 @@ def hash_token(token: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
+# Characters a name may not hold: they cannot be stored (a lone surrogate), or they hide or
+# disguise a name (control characters, zero-width and bidi-override formatting like U+202E).
+_HIDDEN = {"Cs": "a lone surrogate", "Cc": "a control character", "Cf": "an invisible formatting character"}
+NAME_RULE = f"a name has 1 to {NAME_MAX} letters, digits, punctuation marks, symbols or spaces"
+
+
 def clean_name(name: object) -> str:
+    """`name` with its spaces collapsed, or RoomError saying what a name may hold."""
     if not isinstance(name, str):
         raise RoomError("bad_message", "a name is text")
-    name = " ".join(_CONTROL.sub(" ", name).split())
+    name = " ".join(name.split())  # every kind of space and line break becomes one space
     if not 1 <= len(name) <= NAME_MAX:
-        raise RoomError("bad_message", f"a name has 1 to {NAME_MAX} characters")
+        raise RoomError("bad_message", NAME_RULE)
+    for ch in name:
+        what = _HIDDEN.get(unicodedata.category(ch))
+        if what is not None:
+            raise RoomError("bad_message", f"{NAME_RULE}, not {what} (U+{ord(ch):04X})")
     return name
 
 
@@ -93,6 +109,119 @@ def clean_chat(text: str) -> str:
     return text
 
 
+# ----- table limits (docs/protocol.md) -----
+# Numbers a real table uses. They are checked on the options as sent, before the engine builds
+# anything from them: a game's size follows from them, and every view of the seat to act lists
+# all its moves, on the event loop that serves every table.
+MAX_SEATS = 12
+MAX_FACES = 20
+MAX_DICE = 20  # a player's dice at the start, and at most (dice_per_player, max_dice)
+MAX_CHIPS = 1000  # economy: starting_chips and a constant min_bet
+MAX_MOVES = 50_000  # the moves one turn may offer: bids x pushes x raises
+OFF_LOOP_MOVES = 2_000  # a table whose turns may offer more has them listed off the event loop
+
+
+def _shown(value: int) -> str:
+    if abs(value) < 10**12:
+        return str(value)
+    size = abs(value).bit_length()  # str() of more than 4,300 digits is refused: count them another way
+    digits = len(str(abs(value))) if size < 14_000 else f"about {int(size * 0.30103):,}"
+    return f"a {'negative ' if value < 0 else ''}number of {digits} digits"
+
+
+def _within(name: str, value: Any, low: int, high: int) -> int | None:
+    """`value` if it is a whole number from `low` to `high`; None if it is no whole number (the
+    engine's parser says what it must be); OptionsError if it is out of range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    if not low <= value <= high:
+        raise OptionsError(f"{name} must be {low} to {high} at a table, not {_shown(value)}")
+    return value
+
+
+def _per_seat(name: str, value: Any, low: int, high: int) -> list[int] | None:
+    """A number of dice, or a list of one per seat, checked like `_within`."""
+    if isinstance(value, (list, tuple)):
+        if len(value) > MAX_SEATS:
+            raise OptionsError(f"{name} lists {len(value)} seats: a table has at most {MAX_SEATS}")
+        got = [_within(f"{name} (seat {i})", v, low, high) for i, v in enumerate(value)]
+        return [g for g in got if g is not None] if None not in got else None
+    one = _within(name, value, low, high)
+    return None if one is None else [one]
+
+
+def _push_choices(cup: int, faces: int) -> int:
+    """The most pushes (none included) a cup of `cup` dice may offer: its sub-multisets, most
+    when its faces are spread evenly, less the whole cup."""
+    used = min(cup, faces)
+    q, r = divmod(cup, used)
+    return int((q + 2) ** r * (q + 1) ** (used - r)) - 1
+
+
+def _turn_size(cups: list[int], faces: int, push: bool, chips: int | None) -> tuple[int, int, int]:
+    """The most bids, pushes (none included) and raises (none included) a turn may offer."""
+    pushes = _push_choices(max(cups), faces) if push else 1
+    raises = 1 + len(cups) * chips if chips is not None else 1  # any raise up to every chip in play
+    return sum(cups) * faces, pushes, raises
+
+
+def moves_bound(options: Options) -> int:
+    """The most moves a turn of a game with these options may offer (MAX_MOVES at a table)."""
+    cups = [options.dice_cap(seat) for seat in range(options.num_players)]
+    chips = options.economy.starting_chips if options.economy is not None else None
+    bids, pushes, raises = _turn_size(cups, options.faces, options.push, chips)
+    return (bids + 1) * pushes * raises
+
+
+def check_table_limits(options: Mapping[str, Any]) -> None:
+    """OptionsError, naming the option, the value and the range, for options (by RULES.md 2.1
+    names, merged over a preset) beyond the table limits. Cheap: nothing is built."""
+    n = _within("num_players", options.get("num_players"), 2, MAX_SEATS)
+    faces = _within("faces", options.get("faces"), 2, MAX_FACES)
+    start = _per_seat("dice_per_player", options.get("dice_per_player"), 1, MAX_DICE)
+    cap_value = options.get("max_dice")
+    uncapped = cap_value in (None, "none", "dice_per_player")  # as many as at the start
+    cap = None if uncapped else _per_seat("max_dice", cap_value, 1, MAX_DICE)
+    first = options.get("first_starter")
+    if first != "random":
+        _within("first_starter", first, 0, MAX_SEATS - 1)
+    one_die = options.get("one_die_round")
+    if isinstance(one_die, Mapping) and "min_players" in one_die:
+        _within("one_die_round.min_players", one_die["min_players"], 2, MAX_SEATS)
+    economy = options.get("economy")
+    chips: int | None = None
+    if economy is True:
+        chips = Economy().starting_chips
+    elif isinstance(economy, Mapping):
+        chips = _within("economy.starting_chips", economy.get("starting_chips", Economy().starting_chips), 0, MAX_CHIPS)
+        bet = economy.get("min_bet")
+        if isinstance(bet, Mapping) and set(bet) == {"const"}:
+            bet = bet["const"]
+        digits = bet[5:].strip(" :=") if isinstance(bet, str) and bet.startswith("const") else ""
+        if digits.isdigit():  # "const 3"; digits other than 0 to 9 too, which the engine cannot read
+            if not digits.isascii() or len(digits) > 12:
+                shown = repr(digits if len(digits) <= 12 else digits[:12] + "...")
+                raise OptionsError(f"economy.min_bet must be round_number or 0 to {MAX_CHIPS} chips, not {shown}")
+            bet = int(digits)
+        _within("economy.min_bet", bet, 0, MAX_CHIPS)
+    if n is None or faces is None or start is None or (cap is None and not uncapped):
+        return  # not numbers: the engine says what they must be
+    caps = cap or start
+    if {len(start), len(caps)} - {1, n}:
+        return  # lists that do not fit the seats: the engine says so
+    cups = [max(start[i % len(start)], caps[i % len(caps)]) for i in range(n)]
+    push = options.get("push")
+    bids, pushes, raises = _turn_size(cups, faces, push is True or str(push).lower() in ("yes", "true", "on"), chips)
+    moves = (bids + 1) * pushes * raises
+    if moves > MAX_MOVES:
+        parts = [f"{bids:,} bids"] + [f"{pushes:,} pushes"] * (pushes > 1) + [f"{raises:,} raises"] * (raises > 1)
+        fewer = "players, dice, faces or chips" if raises > 1 else "players, dice or faces"
+        raise OptionsError(
+            f"these options give a player up to {moves:,} moves in a turn ({' x '.join(parts)}): "
+            f"a table allows at most {MAX_MOVES:,}: choose fewer {fewer}"
+        )
+
+
 def build_options(preset: str, overrides: dict[str, Any], num_players: int | None = None) -> Options:
     """The options of a table; OptionsError with the engine's message if they cannot be."""
     p = find_preset(preset)
@@ -101,13 +230,9 @@ def build_options(preset: str, overrides: dict[str, Any], num_players: int | Non
         merged["num_players"] = num_players
     elif "num_players" not in overrides:
         merged["num_players"] = p.default_players
+    check_table_limits(merged)
     options = Options.from_dict(merged)
-    n = options.num_players
-    if n < p.min_players or (p.max_players is not None and n > p.max_players):
-        most = f" to {p.max_players}" if p.max_players else " or more"
-        raise OptionsError(f"{p.name} is played by {p.min_players}{most} players, not {n}")
-    if n > 12:
-        raise OptionsError(f"a table seats at most 12 players, not {n}")
+    p.check_table_size(options.num_players)
     return options
 
 
@@ -153,11 +278,14 @@ class Connection:
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0
         self.closed = False
+        self.name: str | None = None  # a spectator's name in the chat (seats chat by their seat's name)
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        # allow_nan=False: NaN and Infinity are not JSON; better a failure here than a client
+        # that cannot read what it is sent
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"), allow_nan=False)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
@@ -203,6 +331,9 @@ class Settings:
     # A table not in play that nobody has watched or asked for in this many seconds is dropped
     # from memory (it stays in the database and is loaded again when asked for).
     unload_after: float = 600.0
+    # Seconds the reveal of a round is shown before the next round's turn timer and bots start,
+    # unless every connected player says `seen` first (`liarsdice serve --reveal-pause`: 5).
+    reveal_pause: float = 0.0
 
 
 @dataclass
@@ -234,6 +365,14 @@ class Room:
     touched: float = field(default_factory=time.monotonic)  # last asked for or left
     closed: bool = False
     _options: tuple[Any, Options] | None = None
+    # The reveal pause: until `reveal_until` (monotonic) the round that just ended is shown and
+    # the next one's timer and bots wait, unless every connected player has seen the reveal.
+    reveal_until: float = 0.0
+    reveal_round: int | None = None
+    reveal_seen: set[int] = field(default_factory=set)
+    # The moves of the round that ended last (the engine's state keeps only the current round's).
+    round_moves: tuple[int, list[dict[str, Any]]] | None = None
+    spectators_named: int = 0
 
     @property
     def store(self) -> Store:
@@ -288,6 +427,21 @@ class Room:
         remaining = self.turn_started + self.turn_seconds - time.monotonic()
         return int((time.time() + max(0.0, remaining)) * 1000)
 
+    def reveal_until_ms(self) -> int | None:
+        """When the reveal pause ends (ms since epoch), while one runs."""
+        remaining = self.reveal_until - time.monotonic()
+        return int((time.time() + remaining) * 1000) if remaining > 0 else None
+
+    def view_json(self, seat: int | None, deadline: int | None, reveal_until: int | None) -> dict[str, Any]:
+        """The GameView of `seat`, with the reveal pause and the moves of the round that ended."""
+        assert self.state is not None and self.game_id is not None
+        view = game_view_json(self.state, seat, self.game_id, deadline, self.steps_done)
+        last = view["last_round"]
+        if last is not None and self.round_moves is not None and self.round_moves[0] == last["round"]:
+            last["moves"] = self.round_moves[1]
+        view["reveal_until"] = reveal_until
+        return view
+
     def broadcast_table(self) -> None:
         for conn in list(self.conns):
             conn.send({"type": "table", "table": self.table_json(self.manager.base_url)})
@@ -296,12 +450,13 @@ class Room:
         if self.state is None or self.game_id is None:
             return
         deadline = self.deadline_ms()
+        reveal_until = self.reveal_until_ms()
         cache: dict[int | None, str] = {}
         for conn in list(self.conns):
             body = cache.get(conn.seat)
             if body is None:
-                view = game_view_json(self.state, conn.seat, self.game_id, deadline, self.steps_done)
-                body = json.dumps(view, separators=(",", ":"))
+                view = self.view_json(conn.seat, deadline, reveal_until)
+                body = json.dumps(view, separators=(",", ":"), allow_nan=False)
                 cache[conn.seat] = body
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
@@ -312,12 +467,13 @@ class Room:
         return {
             "type": "state",
             "ref": None,
-            "state": game_view_json(self.state, conn.seat, self.game_id, self.deadline_ms(), self.steps_done),
+            "state": self.view_json(conn.seat, self.deadline_ms(), self.reveal_until_ms()),
         }
 
     # ----- connections -----
 
-    async def attach(self, conn: Connection, token: str | None) -> None:
+    async def attach(self, conn: Connection, token: str | None, name: str | None = None) -> None:
+        """Seat `conn` by its token, or let it watch (chatting as `name`, else "Spectator N")."""
         async with self.lock:
             if self.closed:  # put away while this connection said hello: the next one loads it again
                 raise RoomError("not_ready", "this table was just put away: connect again")
@@ -332,6 +488,7 @@ class Room:
                 if seat is None:
                     raise RoomError("not_seated", "this token holds no seat at this table: join again or watch")
             conn.seat = seat
+            conn.name = self._spectator_name(name) if seat is None else None
             self.conns.add(conn)
             if seat is not None:
                 self.away_since.pop(seat, None)
@@ -343,6 +500,7 @@ class Room:
                     "role": "player" if seat is not None else "spectator",
                     "seat": seat,
                     "host": seat == self.host_seat,
+                    "name": self.seats[seat].name if seat is not None else conn.name,
                     "server_time": int(time.time() * 1000),
                 }
             )
@@ -360,7 +518,22 @@ class Room:
             if seat is not None and not any(c.seat == seat for c in self.conns):
                 self.away_since[seat] = time.monotonic()
             self.broadcast_table()
-            self._schedule()
+            if not self._end_reveal_if_seen():
+                self._schedule()
+
+    def _spectator_name(self, wanted: str | None) -> str:
+        """A spectator's chat name: the one asked for, else "Spectator N"; never a seat's or
+        another spectator's name (a number is added)."""
+        if wanted is None:
+            self.spectators_named += 1
+            wanted = f"Spectator {self.spectators_named}"
+        name = clean_name(wanted)
+        taken = {s.name.lower() for s in self.seats if s.kind != "empty"}
+        taken |= {c.name.lower() for c in self.conns if c.seat is None and c.name}
+        k, unique = 2, name
+        while unique.lower() in taken:
+            unique, k = f"{name} ({k})", k + 1
+        return unique
 
     # ----- seats and the host's controls -----
 
@@ -402,16 +575,19 @@ class Room:
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "seats can be left only before the game starts")
+            former = self.seats[seat].name
             await self._set_seats([(seat, Seat(f"Seat {seat + 1}"))])
             for c in self.conns:
                 if c.seat == seat:
-                    c.seat = None  # watching from now on
+                    c.seat = None  # watching from now on, chatting under the same name
+                    c.name = self._spectator_name(former)
                     c.send(
                         {
                             "type": "welcome",
                             "role": "spectator",
                             "seat": None,
                             "host": False,
+                            "name": c.name,
                             "server_time": int(time.time() * 1000),
                         }
                     )
@@ -542,8 +718,11 @@ class Room:
                 after, events = state.apply(action, seat)
             except (IllegalAction, InvalidText) as e:
                 raise RoomError("illegal", str(e)) from e
+            took_back = seat in self.auto
             self.auto.discard(seat)
             await self._advance(state, [(state, action, after, events)], ref=(conn, ref))
+            if took_back:  # every page shows the seat as its person's again
+                self.broadcast_table()
 
     async def _advance(
         self,
@@ -565,14 +744,64 @@ class Room:
         first = self.steps_done
         game_id = self.game_id
         await self.store.call(lambda s: _save_steps(s, game_id, first, rows))
+        ended = False
         for (before, action, after, events), row in zip(pending, rows, strict=True):
             self.recorder.note(before, action, after, events, row)
+            ended = self._note_round(before, events) or ended
+        if moves_bound(current.options) > OFF_LOOP_MOVES:
+            # Every view of the seat to act lists all its moves (the state keeps them): at a big
+            # table that takes a while, so list them off the event loop that serves every table.
+            await asyncio.to_thread(current.legal_actions)
         self.state = current
         if current.is_terminal:
             await self._finish()
+        # A round that ends opens the reveal pause, if a person is there to see it; any other
+        # move ends it (the game goes on).
+        pause = self.manager.settings.reveal_pause
+        watched = any(c.seat is not None and not c.closed for c in self.conns)
+        if ended and pause > 0 and watched and not current.is_terminal and self.round_moves is not None:
+            self.reveal_until = time.monotonic() + pause
+            self.reveal_round = self.round_moves[0]
+            self.reveal_seen = set()
+        elif pending:
+            self.reveal_until, self.reveal_round = 0.0, None
         self._turn_changed()
         self.broadcast_state(ref)
         self._schedule()
+
+    def _note_round(self, before: GameState, events: tuple[Any, ...]) -> bool:
+        """Keep the moves of a round that these events end; whether they end one."""
+        outcome = next((e.outcome for e in events if isinstance(e, RoundResolved)), None)
+        if outcome is None:
+            return False
+        view = before.view(None)
+        turns = (*before.history, *(e for e in events if isinstance(e, Turn)))
+        self.round_moves = (outcome.round_no, [turn_json(t, view) for t in turns])
+        return True
+
+    async def seen(self, conn: Connection, round_no: int) -> None:
+        """`conn` has seen the reveal of round `round_no`: when every connected player has, the
+        reveal pause ends early. Late or repeated word is harmless and changes nothing."""
+        async with self.lock:
+            if conn.seat is None or self.reveal_round != round_no or self.reveal_until <= time.monotonic():
+                return
+            self.reveal_seen.add(conn.seat)
+            self._end_reveal_if_seen()
+
+    def _end_reveal_if_seen(self) -> bool:
+        """End the reveal pause if every seat with a person connected has seen it (under the
+        lock); whether it ended. Spectators and bots do not hold a table up."""
+        now = time.monotonic()
+        if self.reveal_until <= now:
+            return False
+        connected = {c.seat for c in self.conns if c.seat is not None and not c.closed}
+        if not connected <= self.reveal_seen:
+            return False
+        self.reveal_until, self.reveal_round = 0.0, None
+        self.turn_started = min(self.turn_started, now)
+        self.broadcast_state()
+        self._schedule()
+        return True
 
     async def _finish(self) -> None:
         assert self.recorder is not None and self.game_id is not None and self.state is not None
@@ -592,7 +821,7 @@ class Room:
         key = (self.steps_done, state.to_act if state is not None and state.to_act is not None else -1)
         if key != self.turn_key:
             self.turn_key = key
-            self.turn_started = time.monotonic()
+            self.turn_started = max(time.monotonic(), self.reveal_until)  # after the reveal pause
 
     def _schedule(self) -> None:
         """Arrange the next move nobody at a keyboard will make: a bot's, or one for a person
@@ -607,7 +836,7 @@ class Room:
         kind = self.seats[seat].kind
         now = time.monotonic()
         if kind == "bot":
-            wait = self.manager.settings.bot_delay
+            wait = self.manager.settings.bot_delay + max(0.0, self.turn_started - now)
         else:
             times = []
             if self.turn_seconds > 0:
@@ -654,7 +883,7 @@ class Room:
 
     async def chat(self, conn: Connection, text: str) -> None:
         text = clean_chat(text)
-        name = self.seats[conn.seat].name if conn.seat is not None else "spectator"
+        name = self.seats[conn.seat].name if conn.seat is not None else conn.name or "Spectator"
         at = int(time.time() * 1000)
         await self.store.call(lambda s: s.add(ChatRow(table_id=self.table_id, seat_no=conn.seat, name=name, text=text)))
         message = {"type": "chat", "from": name, "seat": conn.seat, "text": text, "at": at}
@@ -833,6 +1062,8 @@ class RoomManager:
 
     async def get(self, code: str) -> Room | None:
         code = code.strip().upper()
+        if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARS:  # no table: the database need not look
+            return None
         room = self.rooms.get(code)
         if room is not None:
             room.touched = time.monotonic()
@@ -889,6 +1120,7 @@ class RoomManager:
                         room.game, seed=g["seed"], preset=g["preset"], players=g["players"], meta={"table": room.code}
                     )
                 room.recorder.note(step.before, step.action, step.after, step.events, g["steps"][step.index])
+                room._note_round(step.before, step.events)
                 game_state = step.after
             if room.recorder is None:  # a game stored before its first step
                 from ..record import game_from_record

@@ -2,14 +2,49 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+from typing import Any
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import CloseCode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from .app import create_app, default_database_url
-from .rooms import Settings
+from .rooms import MAX_MESSAGE, Settings
 from .storage import make_engine
+
+MAX_FRAME = 64 * 1024  # bytes of a websocket message the server reads at all (MAX_MESSAGE it acts on)
+_TOO_LARGE = json.dumps(
+    {
+        "type": "error",
+        "code": "too_large",
+        "message": f"a message has at most {MAX_MESSAGE} bytes (UTF-8); this one has more than {MAX_FRAME}, "
+        "so the connection is closed (1009)",
+        "ref": None,
+    }
+)
+
+
+class _SaysTooLarge(ServerProtocol):
+    def fail(self, code: int, reason: str = "") -> None:
+        # A message over MAX_FRAME is not read (its bytes are not even kept): the connection
+        # fails with 1009. Say why first, in the protocol's words, as for any refused message.
+        if code == CloseCode.MESSAGE_TOO_BIG and self.state is State.OPEN:
+            self.send_text(_TOO_LARGE.encode())
+        super().fail(code, reason)
+
+
+class TableSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websocket (the websockets library), answering a message too big to read with
+    an `error` before it closes the connection."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.conn.__class__ = _SaysTooLarge  # the same connection, with `fail` above
 
 
 class _Server(uvicorn.Server):
@@ -34,18 +69,23 @@ def run_server(
     log_level: str = "info",
     public_url: str | None = None,
     unload_after: float = 600.0,
+    reveal_pause: float = 5.0,
 ) -> None:
     url = database_url or default_database_url()
     make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(url, Settings(grace=grace, bot_delay=bot_delay, public_url=public_url, unload_after=unload_after))
+    settings = Settings(
+        grace=grace, bot_delay=bot_delay, public_url=public_url, unload_after=unload_after, reveal_pause=reveal_pause
+    )
+    app = create_app(url, settings)
     config = uvicorn.Config(
         app,
         host=host,
         port=port,
         log_level=log_level,
-        ws_max_size=64 * 1024,
+        ws=TableSocketProtocol,
+        ws_max_size=MAX_FRAME,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=log_level == "debug",

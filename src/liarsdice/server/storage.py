@@ -39,6 +39,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sess
 
 T = TypeVar("T")
 
+MAX_ID = 2**31 - 1  # the largest id an Integer column holds everywhere (PostgreSQL's integer)
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

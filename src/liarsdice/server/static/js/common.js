@@ -277,13 +277,30 @@ export function ordinal(n) {
   return n + (s[(v - 20) % 10] || s[v] || s[0]);
 }
 
+/** The wild face in words: jokers (a bid on them counts double) say so. */
+export function wildWords(options, wild) {
+  if (options?.wild_bid_rule === "joker_double") return `${wild}s are jokers: wild, and a joker bid counts double`;
+  return `${wild}s are wild`;
+}
+
+/** What a bid on the wild face is worth against other bids (null when it ranks like any face). */
+export function wildBidNote(options, wild) {
+  const rule = options?.wild_bid_rule;
+  const low = wild === 1 ? 2 : 1;
+  if (rule === "joker_double") return `a bid on ${wild}s counts double: 2 × ${wild}s ranks just below 4 × ${low}s`;
+  if (rule === "perudo_half") return `a bid on ${wild}s needs half the quantity, rounded up; going back from ${wild}s needs twice as many plus one`;
+  return null;
+}
+
 /** Names of the options of RULES.md 2.1 that players may want to read, in words. */
 export function rulesSummary(options) {
   if (!options) return [];
   const out = [];
   const wild = wildFace(options);
   out.push(`${options.num_players} players, ${options.dice_per_player} dice each, ${options.faces} faces`);
-  out.push(wild ? `${wild}s are wild` : "no wilds");
+  out.push(wild ? wildWords(options, wild) : "no wilds");
+  const note = wild ? wildBidNote(options, wild) : null;
+  if (note) out.push(note);
   if (options.exact && options.exact !== "none") out.push(`exact call: ${options.exact.replace("_", " ")}`);
   if (options.challenge_mode === "siding_vote") out.push("siding vote");
   if (options.goal === "shedding") out.push("first to empty wins");

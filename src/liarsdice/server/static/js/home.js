@@ -163,9 +163,9 @@ async function createTable(event) {
   try {
     if (!p) throw new Error("Choose the rules first.");
     const name = readName("#create-name");
-    const options = { num_players: readInt("#players", "Players", Number(p.min_players ?? 2), Number(p.max_players ?? 99)) };
-    const dice = readInt("#dice", "Dice per player", 1, 99);
-    const faces = readInt("#faces", "Faces", 2, 99);
+    const options = { num_players: readInt("#players", "Players", Number(p.min_players ?? 2), Math.min(Number(p.max_players ?? 12), 12)) };
+    const dice = readInt("#dice", "Dice per player", 1, 20);
+    const faces = readInt("#faces", "Faces", 2, 20);
     const o = p.options || {};
     if (dice !== Number(Array.isArray(o.dice_per_player) ? NaN : o.dice_per_player)) options.dice_per_player = dice;
     if (faces !== Number(o.faces)) options.faces = faces;
@@ -174,7 +174,7 @@ async function createTable(event) {
     }
     const chips = $("#opt-chips");
     if (!$("#chips-field").hidden && chips.value !== chips.dataset.preset) {
-      options.economy = { starting_chips: readInt("#opt-chips", "Starting chips", 1, 100000) };
+      options.economy = { starting_chips: readInt("#opt-chips", "Starting chips", 1, 1000) };
     }
     const turnSeconds = readInt("#turn-seconds", "The turn timer", 0, 3600);
     body = { preset: p.name, name, options, turn_seconds: turnSeconds };

@@ -17,7 +17,9 @@ import {
   prefs,
   rulesSummary,
   seats as seatStore,
+  wildBidNote,
   wildFace,
+  wildWords,
 } from "./common.js";
 import { clamp, defaultFace, exactWord, isEconomy, outcomeLines, pickerFaces, rankingGroups } from "./rules.js";
 
@@ -39,7 +41,14 @@ const S = {
   push: new Set(),
   raise: { on: false, value: null },
   labelers: [],
-  revealRound: null,
+  resultShown: null, // the game whose result this page has shown (it comes into view once)
+  // The reveal of the round that ended last: open (at the top of the game) until the person
+  // says Continue, moves, or the next reveal replaces it.
+  reveal: { key: null, open: false },
+  watchName: null, // the name a spectator chats under (asked for in the gate)
+  leaving: false, // the person asked to give the seat up
+  copyTimer: null,
+  bring: null, // a card to bring into view when the render is done
   welcomed: false,
 };
 
@@ -75,7 +84,9 @@ const link = {
     ws.addEventListener("open", () => {
       if (this.ws !== ws) return;
       this.lastMessage = Date.now();
-      ws.send(JSON.stringify({ type: "hello", token: S.token }));
+      const hello = { type: "hello", token: S.token };
+      if (!S.token && S.watchName) hello.name = S.watchName;
+      ws.send(JSON.stringify(hello));
       S.lastSent = "hello";
       this.startPing();
     });
@@ -97,6 +108,7 @@ const link = {
       S.welcomed = false;
       clearPending();
       renderActions();
+      renderConnection();
       this.retry(event);
     });
   },
@@ -133,6 +145,11 @@ const link = {
     this.connect();
   },
 
+  /** Whether a message sent now reaches the table (the socket is open and the server said welcome). */
+  isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN && S.welcomed;
+  },
+
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(msg));
@@ -150,6 +167,10 @@ const link = {
         this.ws = null;
         this.stopPing();
         ws.close();
+        S.welcomed = false;
+        clearPending();
+        renderActions();
+        renderConnection();
         this.retry();
         return;
       }
@@ -183,6 +204,7 @@ function onMessage(msg) {
     case "table":
       S.table = msg.table;
       renderTable();
+      if (S.game) renderTurnLine(); // "a bot is playing for you" follows the table's `auto`
       break;
     case "state":
       onState(msg);
@@ -208,8 +230,13 @@ function onWelcome(msg) {
   link.backoff = 500;
   showBanner(null);
   if (typeof msg.server_time === "number") S.clockOffset = msg.server_time - Date.now();
-  S.me = { role: msg.role, seat: msg.seat ?? null, host: !!msg.host };
-  if (S.token && msg.role !== "player") {
+  S.me = { role: msg.role, seat: msg.seat ?? null, host: !!msg.host, name: msg.name ?? null };
+  if (S.token && msg.role !== "player" && S.leaving) {
+    // The seat was given up on purpose: watch from now on, under the same name.
+    seatStore.remove(CODE);
+    S.token = null;
+    S.watchName = msg.name ?? null;
+  } else if (S.token && msg.role !== "player") {
     // The server does not know this token (the table was closed and opened again, say).
     seatStore.remove(CODE);
     S.token = null;
@@ -218,8 +245,10 @@ function onWelcome(msg) {
     const saved = seatStore.get(CODE);
     if (saved && saved.seat !== msg.seat) seatStore.set(CODE, { ...saved, seat: msg.seat });
   }
+  S.leaving = false;
   renderTable();
   renderGame();
+  renderConnection();
 }
 
 function onState(msg) {
@@ -278,6 +307,10 @@ function onError(msg) {
       showActionError(text);
       renderActions();
       break;
+    case "leave":
+      S.leaving = false;
+      showActionError(text);
+      break;
     default:
       showActionError(text);
   }
@@ -289,6 +322,10 @@ function seatName(i) {
   const t = S.table?.seats?.[i];
   if (S.game?.seats?.[i]) return S.game.seats[i];
   return t?.name || `Seat ${i + 1}`;
+}
+
+function seatCount() {
+  return S.game?.seats?.length || S.table?.seats?.length || 0;
 }
 
 function options() {
@@ -348,15 +385,48 @@ function renderTable() {
   const hostControls = $("#host-controls");
   hostControls.hidden = !(S.me.host && t.status === "open");
   if (!hostControls.hidden) {
-    $("#start").disabled = empty > 0;
-    $("#start").title = empty > 0 ? "Every seat must be taken first" : "";
-    $("#clear-bots").disabled = !t.seats.some((s) => s.kind === "bot");
-    $("#fill-bots").disabled = empty === 0;
+    refreshHostButtons();
     const cfg = $("#cfg-turn");
     if (document.activeElement !== cfg) cfg.value = t.turn_seconds ?? 0;
   }
   $("#seat-offer").hidden = !(S.me.role === "spectator" && S.welcomed && t.status === "open" && empty > 0);
+  $("#seat-offer-text").textContent = `You are watching${S.me.name ? ` as ${S.me.name}` : ""}. A seat is free:`;
+  $("#guest-controls").hidden = !(S.me.role === "player" && !S.me.host && t.status === "open");
+  $("#watching").textContent = `You are watching this table${S.me.name ? ` as ${S.me.name}` : ""}: you see every public move, but no one's cup.`;
   renderResult();
+  renderConnection();
+}
+
+/** While the connection is down nothing can reach the table: say so, and let nothing look clickable. */
+function renderConnection() {
+  const online = link.isOpen();
+  const game = $("#game-view");
+  $("#offline-note").hidden = online || game.hidden || !S.table;
+  const controls = [
+    ...document.querySelectorAll("#host-controls button, #guest-controls button, #rematch-row button, #reveal-continue"),
+    $("#chat-send"),
+  ];
+  for (const el of controls) {
+    if (!online) {
+      if (!el.disabled) el.dataset.offline = "1";
+      el.disabled = true;
+    } else if (el.dataset.offline) {
+      delete el.dataset.offline;
+      el.disabled = false;
+    }
+  }
+  if (online && !$("#host-controls").hidden) refreshHostButtons();
+}
+
+function refreshHostButtons() {
+  const t = S.table;
+  const empty = t.seats.filter((s) => s.kind === "empty").length;
+  for (const id of ["#start", "#clear-bots", "#fill-bots", "#cfg-apply"]) delete $(id).dataset.offline;
+  $("#start").disabled = empty > 0;
+  $("#start").title = empty > 0 ? "Every seat must be taken first" : "";
+  $("#clear-bots").disabled = !t.seats.some((s) => s.kind === "bot");
+  $("#fill-bots").disabled = empty === 0;
+  $("#cfg-apply").disabled = false;
 }
 
 function renderSeats() {
@@ -388,13 +458,16 @@ function renderSeats() {
       const count = g.dice[i] ?? 0;
       if (out) info.appendChild(h("span", { class: "badge danger", text: options()?.goal === "shedding" ? "finished" : "out" }));
       else {
-        const icons = count <= 8 ? Array.from({ length: count }, () => h("span", { class: "die tiny hidden-die", "aria-hidden": "true" })) : [];
-        info.appendChild(h("span", { class: "dice", "aria-label": plural(count, "die", "dice"), role: "img" }, icons, count > 8 || count === 0 ? ` ${count}` : null));
-        info.appendChild(h("span", { text: plural(count, "die", "dice") }));
-      }
-      const pushed = g.pushed?.[i] || [];
-      if (pushed.length) {
-        info.appendChild(h("span", { class: "dice" }, "pushed", pushed.map((f) => die(f, { size: "tiny", wild: f === g.wild }))));
+        // `dice` counts the whole hand: the pushed dice are part of it, shown face up.
+        const pushed = g.pushed?.[i] || [];
+        const hidden = Math.max(0, count - pushed.length);
+        const icons = hidden <= 8 ? Array.from({ length: hidden }, () => h("span", { class: "die tiny hidden-die", "aria-hidden": "true" })) : [];
+        const under = `${hidden} under the cup`;
+        info.appendChild(h("span", { class: "dice", "aria-label": pushed.length ? under : plural(count, "die", "dice"), role: "img" }, icons, hidden > 8 || count === 0 ? ` ${hidden}` : null));
+        if (pushed.length) {
+          info.appendChild(h("span", { class: "dice pushed-dice", title: "pushed: shown to everyone" }, pushed.map((f) => die(f, { size: "tiny", wild: f === g.wild }))));
+        }
+        info.appendChild(h("span", { class: "dice-count", text: pushed.length ? `${plural(count, "die", "dice")} (${pushed.length} pushed)` : plural(count, "die", "dice") }));
       }
       if (g.passed?.[i]) info.appendChild(h("span", { class: "badge", text: "passed" }));
       if (g.exact_used?.[i] && options()?.exact_limit === "once_per_game") info.appendChild(h("span", { class: "badge", text: `${g.words?.exact || "exact"} used` }));
@@ -432,6 +505,10 @@ function tick() {
     const left = Math.max(0, Math.ceil(remainingMs(Number(node.dataset.countdown)) / 1000));
     node.textContent = `${left} s left`;
   }
+  for (const node of document.querySelectorAll("[data-reveal-until]")) {
+    const left = Math.ceil(remainingMs(Number(node.dataset.revealUntil)) / 1000);
+    node.textContent = left > 0 ? `Next round in ${left} s` : "";
+  }
 }
 
 // ----- rendering: the game -----
@@ -458,7 +535,7 @@ function renderGame() {
   // round facts
   const info = [h("span", { class: "badge accent", text: `Round ${g.round}` })];
   if (g.one_die_round) info.push(h("span", { class: "badge gold", text: S.table?.preset?.startsWith("perudo") ? "Palifico round" : "One-die round", title: "wilds do not count this round" }));
-  info.push(h("span", { class: "badge", text: wild ? `${wild}s are wild` : wildFace(o) ? "no wilds this round" : "no wilds" }));
+  info.push(h("span", { class: "badge", text: wild ? wildWords(o, wild) : wildFace(o) ? "no wilds this round" : "no wilds", title: wild ? wildBidNote(o, wild) || null : null }));
   info.push(h("span", { class: "badge", text: `${g.dice_in_play} dice in play` }));
   if (g.current_bet !== null && g.current_bet !== undefined) info.push(h("span", { class: "badge", text: `bet ${g.current_bet}` }));
   if (g.round_pot !== null && g.round_pot !== undefined) info.push(h("span", { class: "badge", text: `pot ${g.round_pot}` }));
@@ -483,16 +560,48 @@ function renderGame() {
     fill(standing, h("span", { class: "muted", text: `No ${word} yet: ${g.starter !== null && g.starter !== undefined ? `${seatName(g.starter)} opens` : "the opener starts"}.` }));
   }
 
-  // one line about the previous round
+  // the reveal of the round that just ended opens by itself; afterwards one line recalls it
+  noteReveal(g);
   const lr = g.last_round;
   const summary = $("#last-summary");
-  if (lr && g.phase !== "over") {
+  if (lr && g.phase !== "over" && !S.reveal.open) {
     const lines = revealLines(lr).filter((l) => !/^Counted/.test(l));
-    fill(summary, `Round ${lr.round}: ${lines.join(" ")} `, h("a", { href: "#reveal-card", text: "See the reveal" }));
+    fill(
+      summary,
+      `Round ${lr.round}: ${lines.join(" ")} `,
+      h("a", {
+        href: "#reveal-card",
+        id: "open-reveal",
+        text: "See the reveal",
+        onclick: (ev) => {
+          ev.preventDefault();
+          openReveal(true);
+        },
+      }),
+    );
     summary.hidden = false;
   } else summary.hidden = true;
 
-  // whose turn
+  const myTurn = isMyTurn();
+  renderTurnLine();
+  announceChanges(g, myTurn);
+
+  // the cup
+  renderCup();
+  $("#watching").hidden = S.me.role === "player";
+
+  renderActions();
+  renderReveal();
+  renderLog();
+  tick();
+  flushBring();
+  document.title = `${myTurn ? "● Your turn · " : ""}${S.table?.title || "Table"} ${CODE} · Liar's Dice`;
+}
+
+/** Whose turn it is, the turn timer, and whether a bot is playing for you (from the table's `auto`). */
+function renderTurnLine() {
+  const g = S.game;
+  if (!g) return;
   const turn = $("#turn-line");
   const me = mySeat();
   const myTurn = isMyTurn();
@@ -506,20 +615,9 @@ function renderGame() {
     fill(turn, who + what, g.deadline ? [" ", h("span", { class: "small muted", "data-countdown": g.deadline })] : null);
   }
   if (mySeatInfo?.auto && g.phase !== "over") {
-    turn.appendChild(h("div", { class: "small muted", text: "A bot is playing for you for now; your next move takes the seat back." }));
+    turn.appendChild(h("div", { class: "small muted", id: "auto-note", text: "A bot is playing for you for now; your next move takes the seat back." }));
   }
-
-  announceChanges(g, myTurn);
-
-  // the cup
-  renderCup();
-  $("#watching").hidden = S.me.role === "player";
-
-  renderActions();
-  renderReveal();
-  renderLog();
   tick();
-  document.title = `${myTurn ? "● Your turn · " : ""}${S.table?.title || "Table"} ${CODE} · Liar's Dice`;
 }
 
 /** Tell screen readers what just happened: the newest move, a reveal, and when it is your turn. */
@@ -612,13 +710,14 @@ function pushFaces() {
 // ----- the action panel (from `legal` only) -----
 
 function act(action) {
-  if (S.pending !== null) return;
+  if (S.pending !== null || !action) return;
   const ref = ++S.ref;
-  if (!link.send({ type: "act", action, ref })) {
+  if (!link.isOpen() || !link.send({ type: "act", action, ref })) {
     showActionError("You are not connected: your move was not sent. Reconnecting…");
     return;
   }
   S.pending = ref;
+  if (S.reveal.open) S.reveal.open = false; // moving on: the reveal has been seen
   hideActionError();
   setBusy(true);
   clearTimeout(S.pendingTimer);
@@ -643,6 +742,10 @@ function setBusy(busy) {
 }
 
 function withExtras(action, { push = true, raise = true } = {}) {
+  if (raise && S.raise.on && S.raise.invalid) {
+    showActionError(`Raise the bet to a number from ${S.game?.legal?.economy?.raise_min} to ${S.game?.legal?.economy?.raise_max}, or untick the raise.`);
+    return null;
+  }
   const extra = {};
   const faces = push ? pushFaces() : [];
   if (faces.length) extra.push = faces;
@@ -763,6 +866,11 @@ function renderActions() {
   refreshLabels();
   if (S.pending !== null) setBusy(true);
   else box.setAttribute("aria-busy", "false");
+  if (!link.isOpen()) {
+    // A click now could not reach the table: nothing here looks clickable until it can.
+    for (const el of box.querySelectorAll("button, input, select")) el.disabled = true;
+    return;
+  }
   if (hadFocus && primary && S.pending === null) primary.focus({ preventScroll: true });
 }
 
@@ -796,20 +904,23 @@ function economyPanel(econ, g) {
       refreshLabels();
       if (check.checked) input.focus();
     });
-    input.addEventListener("input", () => {
-      const v = Number(input.value);
-      if (Number.isInteger(v) && v >= econ.raise_min && v <= econ.raise_max) {
+    // As with the quantity: a raise is sent as typed or refused, never changed into another.
+    const raiseError = h("p", { id: "raise-error", class: "error-text small", role: "alert", hidden: true });
+    const checkRaise = () => {
+      const raw = input.value.trim();
+      const v = Number(raw);
+      const ok = raw !== "" && Number.isInteger(v) && v >= econ.raise_min && v <= econ.raise_max;
+      S.raise.invalid = !ok;
+      if (ok) {
         S.raise.value = v;
         input.removeAttribute("aria-invalid");
       } else input.setAttribute("aria-invalid", "true");
+      raiseError.textContent = ok ? "" : `${raw === "" ? "Type the new bet" : `The bet cannot be raised to ${raw}`}: ${econ.raise_min} to ${econ.raise_max}.`;
+      raiseError.hidden = ok;
       refreshLabels();
-    });
-    input.addEventListener("change", () => {
-      S.raise.value = clamp(Math.round(Number(input.value) || econ.raise_min), econ.raise_min, econ.raise_max);
-      input.value = S.raise.value;
-      input.removeAttribute("aria-invalid");
-      refreshLabels();
-    });
+    };
+    input.addEventListener("input", checkRaise);
+    input.addEventListener("change", checkRaise);
     node.appendChild(
       h(
         "div",
@@ -819,6 +930,7 @@ function economyPanel(econ, g) {
         h("span", { class: "small muted", text: `${econ.raise_min} to ${econ.raise_max}` }),
       ),
     );
+    node.appendChild(raiseError);
   }
   return node;
 }
@@ -850,7 +962,8 @@ function bidPicker(L, g, economy) {
         role: "radio",
         "data-face": e.face,
         disabled: !e.legal,
-        "aria-label": e.legal ? `${e.face}s${e.face === wild ? " (wild)" : ""}: at least ${e.lo}` : `${e.face}s: not possible`,
+        "aria-label": e.legal ? `${e.face}s${e.face === wild ? ` (wild${wildBidNote(options(), wild) ? `; ${wildBidNote(options(), wild)}` : ""})` : ""}: at least ${e.lo}` : `${e.face}s: not possible`,
+        title: e.legal && e.face === wild ? wildBidNote(options(), wild) || null : null,
       },
       die(e.face, { wild: e.face === wild, label: "", "aria-hidden": "true", role: null }),
       h("span", { class: "min", "aria-hidden": "true", text: e.legal ? `${e.lo}+` : "—" }),
@@ -864,10 +977,14 @@ function bidPicker(L, g, economy) {
   const plus = h("button", { type: "button", "aria-label": "one more", text: "+" });
   const range = h("span", { id: "bid-qty-range", class: "small muted" });
   const submit = h("button", { type: "submit", class: "primary bid-submit", "data-move": "bid" });
+  // A typed quantity is sent as typed or not at all: out of range the button is disabled and this
+  // says what is allowed; it is never turned into another bid.
+  const qtyError = h("p", { id: "bid-qty-error", class: "error-text small", role: "alert", hidden: true });
   fieldset.appendChild(group);
   fieldset.appendChild(
     h("div", { class: "qty" }, h("label", { for: "bid-qty", text: "Quantity" }), minus, qtyInput, plus, range),
   );
+  fieldset.appendChild(qtyError);
   form.appendChild(fieldset);
   form.appendChild(h("div", { class: "row" }, submit));
 
@@ -885,10 +1002,38 @@ function bidPicker(L, g, economy) {
     qtyInput.min = e.lo;
     qtyInput.max = e.hi;
     if (document.activeElement !== qtyInput || Number(qtyInput.value) !== S.pick.qty) qtyInput.value = S.pick.qty;
+    S.pick.invalid = false;
+    qtyInput.removeAttribute("aria-invalid");
+    qtyError.hidden = true;
+    submit.disabled = false;
     minus.disabled = S.pick.qty <= e.lo;
     plus.disabled = S.pick.qty >= e.hi;
     range.textContent = e.lo === e.hi ? `only ${e.lo}` : `${e.lo} to ${e.hi}`;
     refreshLabels();
+  }
+
+  /** Read the typed quantity: taken if the rules allow it, else refused with the allowed range. */
+  function checkTyped() {
+    const e = entry();
+    const raw = qtyInput.value.trim();
+    const v = Number(raw);
+    const ok = raw !== "" && Number.isInteger(v) && v >= e.lo && v <= e.hi;
+    S.pick.invalid = !ok;
+    if (ok) {
+      S.pick.qty = v;
+      qtyInput.removeAttribute("aria-invalid");
+      qtyError.hidden = true;
+    } else {
+      qtyInput.setAttribute("aria-invalid", "true");
+      const allowed = e.lo === e.hi ? `only ${e.lo}` : `${e.lo} to ${e.hi}`;
+      qtyError.textContent = `${raw === "" ? "Type a quantity" : `${raw} cannot be bid`}: on ${e.face}s the quantity is ${allowed}.`;
+      qtyError.hidden = false;
+    }
+    submit.disabled = !ok;
+    minus.disabled = ok && v <= e.lo;
+    plus.disabled = ok && v >= e.hi;
+    refreshLabels();
+    return ok;
   }
 
   function selectFace(face, resetQty) {
@@ -902,7 +1047,11 @@ function bidPicker(L, g, economy) {
 
   function step(delta) {
     const e = entry();
-    S.pick.qty = clamp(S.pick.qty + delta, e.lo, e.hi);
+    if (S.pick.invalid) {
+      // From a refused number the stepper comes back to the nearest allowed one.
+      const v = Number(qtyInput.value);
+      S.pick.qty = clamp(Number.isFinite(v) && qtyInput.value.trim() !== "" ? Math.round(v) : e.lo, e.lo, e.hi);
+    } else S.pick.qty = clamp(S.pick.qty + delta, e.lo, e.hi);
     update();
   }
 
@@ -916,24 +1065,8 @@ function bidPicker(L, g, economy) {
 
   minus.addEventListener("click", () => step(-1));
   plus.addEventListener("click", () => step(1));
-  qtyInput.addEventListener("input", () => {
-    const e = entry();
-    const v = Number(qtyInput.value);
-    const ok = Number.isInteger(v) && v >= e.lo && v <= e.hi;
-    if (ok) S.pick.qty = v;
-    if (ok) qtyInput.removeAttribute("aria-invalid");
-    else qtyInput.setAttribute("aria-invalid", "true");
-    submit.disabled = !ok;
-    minus.disabled = !ok || v <= e.lo;
-    plus.disabled = !ok || v >= e.hi;
-  });
-  qtyInput.addEventListener("change", () => {
-    const e = entry();
-    S.pick.qty = clamp(Math.round(Number(qtyInput.value) || e.lo), e.lo, e.hi);
-    qtyInput.removeAttribute("aria-invalid");
-    submit.disabled = false;
-    update();
-  });
+  qtyInput.addEventListener("input", checkTyped);
+  qtyInput.addEventListener("change", checkTyped);
   form.addEventListener("keydown", (ev) => {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const inQty = ev.target === qtyInput;
@@ -953,7 +1086,8 @@ function bidPicker(L, g, economy) {
     } else if ((ev.key === "+" || ev.key === "-") && !inQty) {
       ev.preventDefault();
       step(ev.key === "+" ? 1 : -1);
-    } else if (ev.key === "Enter" && ev.target.getAttribute("role") === "radio") {
+    } else if (ev.key === "Enter" && (ev.target.getAttribute("role") === "radio" || inQty)) {
+      // Enter in the quantity goes through the same check as the button, even when it is disabled.
       ev.preventDefault();
       form.requestSubmit();
     }
@@ -962,17 +1096,20 @@ function bidPicker(L, g, economy) {
     ev.preventDefault();
     const e = entry();
     if (!e) return;
-    const q = clamp(S.pick.qty, e.lo, e.hi);
-    act(withExtras([economy ? "claim" : "bid", q, e.face], { raise: economy }));
+    if (!checkTyped()) {
+      qtyInput.focus();
+      return;
+    }
+    act(withExtras([economy ? "claim" : "bid", S.pick.qty, e.face], { raise: economy }));
   });
   S.labelers.push(() => {
     const e = entry();
     if (!e) return;
     const n = pushFaces().length;
     const c = economy ? cost() : null;
-    const bits = [`${capitalize(word)} ${bidWords(S.pick.qty, e.face)}`];
+    const bits = [S.pick.invalid ? `${capitalize(word)}: a quantity from ${e.lo} to ${e.hi}` : `${capitalize(word)} ${bidWords(S.pick.qty, e.face)}`];
     if (n) bits.push(`push ${n}`);
-    if (economy && S.raise.on) bits.push(`raise to ${S.raise.value}`);
+    if (economy && S.raise.on) bits.push(S.raise.invalid ? "raise: see below" : `raise to ${S.raise.value}`);
     if (c) bits.push(`pay ${c}`);
     submit.textContent = bits.join(" · ");
   });
@@ -998,33 +1135,104 @@ function revealLines(lr) {
   return lines.filter((l) => !/^\s/.test(l)).map((l) => l.trim());
 }
 
+/** A reveal that arrives while this page follows the game opens by itself; one found on loading
+ * the page opens only while its pause runs or when the game is over. */
+function noteReveal(g) {
+  const lr = g.last_round;
+  const key = lr ? `${g.game_id}:${lr.round}` : null;
+  const following = S.reveal.game === g.game_id;
+  S.reveal.game = g.game_id;
+  if (key === S.reveal.key) return;
+  const pausing = !!g.reveal_until && remainingMs(g.reveal_until) > 0;
+  S.reveal = { ...S.reveal, key, open: !!lr && (following || pausing || !!g.result), fresh: true, seen: false };
+}
+
+function openReveal(focus) {
+  S.reveal.open = true;
+  S.reveal.fresh = true;
+  renderGame();
+  if (focus) $("#reveal-card").focus({ preventScroll: true });
+}
+
+/** Continue: the reveal closes, and the server hears that this person has seen it. */
+function closeReveal() {
+  const lr = S.game?.last_round;
+  if (lr && !S.reveal.seen && link.send({ type: "seen", round: lr.round })) S.reveal.seen = true;
+  S.reveal.open = false;
+  renderGame();
+  if (S.game?.result) {
+    $("#result-card").focus({ preventScroll: true });
+    $("#result-card").scrollIntoView({ block: "nearest" });
+    return;
+  }
+  const primary = $("#actions:not([hidden]) button.primary:not(:disabled), #actions:not([hidden]) button[data-move]:not(:disabled)");
+  if (primary) primary.focus();
+  else $("#play-card").focus({ preventScroll: true });
+  $("#play-card").scrollIntoView({ block: "nearest" });
+}
+
+/** Scroll to the card a render asked for (a new reveal or result), once the page is drawn. */
+function flushBring() {
+  const node = S.bring;
+  S.bring = null;
+  if (node && !node.hidden && !inView(node)) node.scrollIntoView({ block: "start" });
+}
+
+/** Whether `node` is on screen from top to bottom (or fills it). */
+function inView(node) {
+  const r = node.getBoundingClientRect();
+  return r.top >= 0 && (r.bottom <= window.innerHeight || r.top < 80);
+}
+
+/** What each seat did in the check: who called, who was called, how each voter sided. */
+function roles(lr, word) {
+  const out = {};
+  const add = (name, text) => {
+    if (name) (out[name] ||= []).push(text);
+  };
+  if (lr.kind === "challenge") {
+    add(lr.caller, "called it");
+    add(lr.target, lr.pass_valid !== null && lr.pass_valid !== undefined ? "passed" : word);
+  } else if (lr.kind === "exact") {
+    add(lr.caller, `called ${S.game?.words?.exact || exactWord(options())}`);
+  } else if (lr.kind === "accusation") {
+    add(lr.caller, "accused");
+    add(lr.target, word);
+  } else if (lr.kind === "folds") {
+    add(lr.target, "last one in");
+  }
+  for (const name of lr.folded || []) add(name, "folded");
+  for (const [name, vote] of Object.entries(lr.votes || {})) add(name, vote === "believe" ? "believed" : "doubted");
+  return out;
+}
+
 function renderReveal() {
   const g = S.game;
   const card = $("#reveal-card");
   const lr = g?.last_round;
-  if (!lr) {
+  if (!lr || !S.reveal.open) {
     card.hidden = true;
-    S.revealRound = null;
     return;
   }
   card.hidden = false;
-  const key = `${g.game_id}:${lr.round}`;
-  const fresh = S.revealRound !== null && S.revealRound !== key;
-  S.revealRound = key;
+  const word = g.words?.bid || (isEconomy(options()) ? "claim" : "bid");
   $("#reveal-title").textContent = `Round ${lr.round}: the reveal`;
   const bid = parseBid(lr.bid);
   const wild = lr.one_die_round ? null : wildFace(options());
   const counts = (f) => !!bid && (f === bid[1] || (wild !== null && bid[1] !== wild && f === wild));
+  const shedding = options()?.goal === "shedding";
+  const who = roles(lr, word);
   const rows = Object.entries(lr.hands || {}).map(([name, faces]) => {
     const before = lr.dice_before?.[name];
     const after = lr.dice_after?.[name];
     const d = before !== undefined && after !== undefined ? after - before : 0;
     const pushed = lr.pushed?.[name] || [];
     const out = (lr.out || []).includes(name);
+    const chips = lr.chips_after?.[name];
     return h(
       "li",
       { "data-name": name },
-      h("span", { class: "who", text: name }),
+      h("span", { class: "who" }, h("span", { text: name }), (who[name] || []).map((r) => h("span", { class: "badge role", text: r }))),
       h(
         "span",
         { class: "dice" },
@@ -1033,9 +1241,10 @@ function renderReveal() {
       ),
       h(
         "span",
-        { class: `delta ${(options()?.goal === "shedding" ? -d : d) < 0 ? "minus" : d ? "plus" : ""}` },
+        { class: `delta ${(shedding ? -d : d) < 0 ? "minus" : d ? "plus" : ""}` },
         d ? `${d > 0 ? "+" : "−"}${plural(Math.abs(d), "die", "dice")}` : "",
-        out ? h("span", { class: "badge danger", text: options()?.goal === "shedding" ? "finished" : "out" }) : null,
+        chips !== undefined ? h("span", { class: "small muted", text: ` ${plural(chips, "chip")}` }) : null,
+        out ? h("span", { class: "badge danger", text: shedding ? "finished" : "out" }) : null,
       ),
     );
   });
@@ -1044,24 +1253,44 @@ function renderReveal() {
     head.push(
       h(
         "p",
-        { class: "standing" },
-        h("span", { class: "muted", text: "Bid" }),
-        h("span", { class: "big-bid" }, `${bid[0]} ×`, die(bid[1], { wild: bid[1] === wild })),
+        { class: "standing reveal-head" },
+        h("span", { class: "muted", text: capitalize(word) }),
+        h("span", { class: "big-bid", "aria-label": bidWords(bid[0], bid[1]) }, `${bid[0]} ×`, die(bid[1], { wild: bid[1] === wild })),
         h("span", { class: "muted", text: "Counted" }),
-        h("span", { class: "big-bid", text: lr.count ?? "?" }),
+        h("span", { class: "big-bid", id: "reveal-count", text: lr.count ?? "?" }),
       ),
     );
   }
+  const moves = Array.isArray(lr.moves) ? lr.moves : [];
   fill(
     $("#reveal-body"),
     head,
+    moves.length
+      ? h(
+          "ol",
+          { class: "reveal-moves small", "aria-label": "The moves of the round" },
+          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: m.text || `${seatName(m.seat)}: ${JSON.stringify(m.action)}` })),
+        )
+      : null,
     h("ul", { class: "hands", "aria-label": "Every hand" }, rows),
-    h("ul", { class: "lines" }, revealLines(lr).map((l) => h("li", { text: l }))),
+    h("ul", { class: "lines" }, revealLines(lr).filter((l) => !/^Counted /.test(l)).map((l) => h("li", { text: l }))),
   );
-  if (fresh) {
+  const button = $("#reveal-continue");
+  button.textContent = g.result ? "Close the reveal" : isMyTurn() ? "Continue: your turn" : "Continue";
+  const countdown = $("#reveal-countdown");
+  if (g.reveal_until && !g.result) countdown.dataset.revealUntil = g.reveal_until;
+  else delete countdown.dataset.revealUntil;
+  countdown.textContent = "";
+  $("#reveal-note").textContent =
+    g.reveal_until && !g.result && S.me.role === "player" ? "The next round's timer starts when everyone has pressed Continue, or when the pause is over." : "";
+  if (S.reveal.fresh) {
+    S.reveal.fresh = false;
     card.classList.remove("fresh");
     void card.offsetWidth;
     card.classList.add("fresh");
+    // Where the eye is: a phone shows the reveal at the top of the screen, not 1,400 px down.
+    const typing = document.activeElement && document.activeElement.id === "chat-input";
+    if (!typing && !g.result) S.bring ||= card; // a result comes first
   }
 }
 
@@ -1090,11 +1319,25 @@ function renderResult() {
     card.hidden = true;
     return;
   }
+  const firstSight = card.hidden && S.resultShown !== g.game_id;
   card.hidden = false;
   const name = (x) => (typeof x === "number" ? seatName(x) : x);
   const groups = rankingGroups({ ranking: (r.ranking || []).map((grp) => (Array.isArray(grp) ? grp : [grp]).map(name)), places: r.places || {} });
   const me = mySeat();
   const myName = me !== null ? seatName(me) : null;
+  // The moment of the game: who won, in one line, above the ranking.
+  const winners = groups.length ? groups[0][1] : [];
+  const myPlace = myName !== null ? groups.find(([, names]) => names.includes(myName))?.[0] : undefined;
+  const headline = $("#result-headline");
+  if (myPlace === 1) headline.textContent = winners.length > 1 ? `You won, sharing first place with ${winners.filter((n) => n !== myName).join(" and ")}!` : "You won!";
+  else if (myPlace !== undefined) headline.textContent = `You finished ${ordinal(myPlace)} of ${seatCount()}. ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
+  else headline.textContent = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.` : "The game is over.";
+  headline.className = `result-headline${myPlace === 1 ? " won" : ""}`;
+  if (firstSight) {
+    S.resultShown = g.game_id;
+    const typing = document.activeElement && document.activeElement.id === "chat-input";
+    if (!typing) S.bring = card;
+  }
   fill(
     $("#ranking"),
     groups.map(([place, names]) =>
@@ -1155,7 +1398,7 @@ function chatItem(m) {
   return h(
     "li",
     { class: spectator ? "spectator" : "", title: at ? at.toLocaleTimeString() : null },
-    h("span", { class: "from", text: `${spectator && /^spectator$/i.test(m.from ?? "") ? "Spectator" : `${m.from ?? "?"}${spectator ? " (watching)" : ""}`}:` }),
+    h("span", { class: "from", text: `${spectator && /^spectator( \d+)?$/i.test(m.from ?? "") ? capitalize(m.from) : `${m.from ?? "?"}${spectator ? " (watching)" : ""}`}:` }),
     h("span", { class: "text", text: m.text ?? "" }),
   );
 }
@@ -1227,7 +1470,7 @@ function showGate(info, message) {
     ? `${title} · ${info.seats.length - empty} of ${info.seats.length} seats taken · ${{ open: "waiting for players", playing: "playing", finished: "finished" }[info.status] || info.status}. ${canJoin ? "" : "No seat is free, but you can watch."}`
     : "";
   $("#gate-join").hidden = !canJoin;
-  $("#gate-name").closest(".field").hidden = !canJoin;
+  $("#gate-name-hint").textContent = canJoin ? "Your name at the table, and in the chat if you watch." : "Your name in the chat while you watch (optional).";
   const name = $("#gate-name");
   if (!name.value) name.value = prefs.name;
   const err = $("#gate-error");
@@ -1280,22 +1523,45 @@ function enterTable() {
 }
 
 function setupStatic() {
+  // "Copied." goes away by itself; a text that could not be copied stays longer, to copy by hand.
+  const copied = (text, ok) => {
+    const node = $("#copy-done");
+    node.textContent = text;
+    clearTimeout(S.copyTimer);
+    S.copyTimer = setTimeout(() => {
+      node.textContent = "";
+    }, ok ? 2500 : 15000);
+  };
   $("#copy-link").addEventListener("click", async () => {
     // The address this browser reached the table by: right behind a proxy, and on any host name
     // (TableInfo.url is built from the first request the server ever saw).
     const url = `${location.origin}/t/${encodeURIComponent(S.table?.code || CODE)}`;
     const ok = await copyText(url);
-    $("#copy-done").textContent = ok ? "Link copied." : url;
+    copied(ok ? "Link copied." : url, ok);
   });
   $("#copy-code").addEventListener("click", async () => {
     const ok = await copyText(S.table?.code || CODE);
-    $("#copy-done").textContent = ok ? "Code copied." : S.table?.code || CODE;
+    copied(ok ? "Code copied." : S.table?.code || CODE, ok);
   });
   $("#gate-form").addEventListener("submit", joinFromGate);
   $("#gate-watch").addEventListener("click", () => {
+    const name = $("#gate-name").value.trim();
+    if (name && name.length <= 24) {
+      S.watchName = name;
+      prefs.name = name;
+    }
     $("#gate").hidden = true;
     enterTable();
     link.connect();
+  });
+  $("#reveal-continue").addEventListener("click", closeReveal);
+  $("#leave-seat").addEventListener("click", () => {
+    hideHostError();
+    if (!link.isOpen() || !link.send({ type: "leave" })) {
+      showActionError("You are not connected: you are still seated. Reconnecting…");
+      return;
+    }
+    S.leaving = true;
   });
   $("#take-seat").addEventListener("click", async () => {
     try {
@@ -1367,6 +1633,7 @@ async function init() {
     enterTable();
     link.connect();
   } else if (watch || !info) {
+    S.watchName = prefs.name || null;
     enterTable();
     link.connect();
   } else {
