@@ -33,6 +33,7 @@ from .actions import (
     parse_action,
 )
 from .bids import Bid, BidLadder, InvalidText, ladder
+from .encoding import Encoding, EncodingError
 from .events import (
     CupRerolled,
     DiceRerolled,
@@ -79,6 +80,8 @@ __all__ = [
     "DiceRerolled",
     "DrawStarter",
     "Economy",
+    "Encoding",
+    "EncodingError",
     "Event",
     "Exact",
     "Fold",
