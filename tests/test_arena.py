@@ -326,3 +326,22 @@ def test_the_example_programs_play_every_preset_in_the_arena(preset: str, tmp_pa
             check[direction].validate(json.loads(text))
             lines += 1
     assert lines > 10
+
+
+def test_records_kept_for_the_driver_are_the_ones_written(tmp_path: Path) -> None:
+    # what a Ray task hands back must be what a local worker writes, byte for byte but the clock
+    from liarsdice.arena import make_spec, play_games, play_games_keeping_records, record_name
+
+    cfg = config("random,probability", "classic", 5, out=tmp_path)
+    written = play_games(make_spec(cfg, tmp_path), range(1, 6))
+    rows, kept = play_games_keeping_records(make_spec(cfg, None), range(1, 6))
+    assert [(r.game, r.seed, r.places, r.steps) for r in rows] == [(r.game, r.seed, r.places, r.steps) for r in written]
+    assert [g for g, _ in kept] == [1, 2, 3, 4, 5]
+    for g, text in kept:
+        on_disk = json.loads((tmp_path / record_name(g, 5)).read_text())
+        here = json.loads(text)
+        for record in (on_disk, here):
+            del record["meta"]["started"], record["meta"]["finished"]
+        assert here == on_disk and here["meta"]["arena"]["game"] == g
+    # and keeping them wrote nothing: the folder holds the five written ones alone
+    assert sorted(tmp_path.iterdir()) == [tmp_path / record_name(g, 5) for g in range(1, 6)]

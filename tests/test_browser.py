@@ -64,6 +64,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     exe = Path(sys.executable).with_name("liarsdice")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "liarsdice.cli"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--database-url", f"sqlite:///{db}", "--bot-delay", "0.05"]
+    cmd += ["--bot", f"Mini={sys.executable} examples/bots/minimal.py"]  # an operator's bot program
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     output: list[str] = []
     ready = threading.Event()
@@ -660,4 +661,17 @@ def test_a_tavern_reveal_shows_a_claim(server: Server, browser: Any) -> None:
         page.locator(f'#actions button[data-move="{move}"]').first.click()
         page.wait_for_function(SETTLED)
     assert page.locator("#reveal-body .muted").first.inner_text() == "Claim"
+    page.context.close()
+
+
+def test_the_host_invites_a_bot_from_the_list_and_it_is_marked_as_a_bot(server: Server, browser: Any) -> None:
+    page, _ = _host(browser, server, "perudo", {"num_players": 2})
+    page.wait_for_function("() => [...document.querySelectorAll('#invite-bot option')].some(o => o.value === 'Mini')")
+    assert "run by this server" in page.locator("#invite-bot option[value=Mini]").inner_text()
+    page.click("#invite-send")
+    seat = page.locator('#seats .seat[data-seat="1"]')
+    seat.locator(".seat-name", has_text="Mini").wait_for()
+    assert "bot" in seat.locator(".badge").all_inner_texts()[0]
+    page.wait_for_selector("#start:not([disabled])")
+    assert page.locator("#invite-send").is_disabled()  # no empty seat left
     page.context.close()

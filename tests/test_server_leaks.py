@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from liarsdice.rules import PRESETS
-from liarsdice.server import rooms
+from liarsdice.server import limits
 from liarsdice.server.rooms import Connection, Room, RoomManager, Settings
 from liarsdice.server.storage import Store
 from liarsdice.server.wsplayer import random_move
@@ -153,8 +153,8 @@ def test_no_message_holds_another_seats_hidden_die(
 ) -> None:
     # faces in the hundreds make a die's face a number no message has a reason to hold: beyond
     # what a table offers players, so the limits are lifted for this test
-    monkeypatch.setattr(rooms, "MAX_FACES", 1000)
-    monkeypatch.setattr(rooms, "MAX_MOVES", 10**7)
+    monkeypatch.setattr(limits, "MAX_FACES", 1000)
+    monkeypatch.setattr(limits, "MAX_MOVES", 10**7)
     total = checked = 0
     games = 3 if preset == "soar" else 6
     for game in range(games):

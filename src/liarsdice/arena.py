@@ -5,7 +5,8 @@ for a number of games. Game g (counted from 1) uses rotation r = (g - 1) mod N: 
 i sits in seat (i + r) mod N, so over any N consecutive games every entry sits in every seat once.
 Every game's dealer seed and every bot's seed are derived from the run's seed by hashing, never
 by drawing in order, so a game plays out the same whichever worker plays it and in whichever
-order: the same seed reproduces the same games, the same tables and the same ratings.
+order: the same seed reproduces the same games, the same tables and the same ratings. The games
+run in worker processes here, or as Ray tasks on a cluster (`arena_ray`, docs/scaling.md).
 
 Statistics, per bot name (the entries of one level are pooled) and per entry:
 
@@ -83,6 +84,8 @@ class ArenaConfig:
     records: bool = True
     arguments: dict[str, Any] = field(default_factory=dict)  # as given on the command line
     exec_settings: ExecSettings | None = None  # how exec: entries are driven (None: the defaults, logs under out)
+    ray: str | None = None  # play the games as Ray tasks: "local", "auto", "ray://host:port" or "host:port"
+    ray_working_dir: Path | None = None  # a folder Ray ships to every worker and runs the tasks in
 
     @property
     def players(self) -> int:
@@ -220,25 +223,48 @@ def _worker_chunk(numbers: Sequence[int]) -> list[GameRow]:
     return play_games(_worker_spec, numbers)
 
 
+RecordSink = Callable[[int, str], None]  # (game, the record as JSON text)
+
+
 def play_games(spec: _Spec, numbers: Iterable[int]) -> list[GameRow]:
-    """Play these games; the programs of exec: entries are started once for all of them."""
+    """Play these games, writing their records under spec.records (if set); the programs of exec:
+    entries are started once for all of them."""
+    records = Path(spec.records) if spec.records is not None else None
+
+    def write(g: int, text: str) -> None:
+        assert records is not None
+        (records / record_name(g, spec.games)).write_text(text, encoding="utf-8")
+
+    return _play_with_programs(spec, numbers, write if records is not None else None)
+
+
+def play_games_keeping_records(spec: _Spec, numbers: Iterable[int]) -> tuple[list[GameRow], list[tuple[int, str]]]:
+    """Play these games and hand back their records (game, JSON text) instead of writing them:
+    where the games run on other machines, the driver writes them into its own folder."""
+    kept: list[tuple[int, str]] = []
+    rows = _play_with_programs(spec, numbers, lambda g, text: kept.append((g, text)))
+    return rows, kept
+
+
+def _play_with_programs(spec: _Spec, numbers: Iterable[int], save: RecordSink | None) -> list[GameRow]:
     from .match import close_all
 
     programs: dict[int, Any] = {}  # line-up entry -> its running ExecBot
     try:
-        return _play_games(spec, numbers, programs)
+        return _play_games(spec, numbers, programs, save)
     finally:
         close_all(list(programs.values()))
 
 
-def _play_games(spec: _Spec, numbers: Iterable[int], programs: dict[int, Any]) -> list[GameRow]:
+def _play_games(
+    spec: _Spec, numbers: Iterable[int], programs: dict[int, Any], save: RecordSink | None
+) -> list[GameRow]:
     from .botproto.spec import is_exec
     from .bots import Bot, make_bot
     from .match import Forfeit, new_recorder, play_game
 
     n = len(spec.lineup)
     labels = entry_labels(spec.lineup)
-    records = Path(spec.records) if spec.records is not None else None
     rules = json.dumps(spec.options, sort_keys=True)
     rows = []
 
@@ -290,11 +316,11 @@ def _play_games(spec: _Spec, numbers: Iterable[int], programs: dict[int, Any]) -
         else:
             assert state.result is not None
             result = state.result
-        if records is not None:
+        if save is not None:
             data["meta"]["arena"] = {"game": g, "games": spec.games, "run_seed": spec.seed, "rotation": rotation(g, n)}
             # Compact JSON: with an indent the json module falls back to its pure-Python encoder,
             # several times slower, and a record is as valid either way.
-            (records / record_name(g, spec.games)).write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+            save(g, json.dumps(data, separators=(",", ":")))
         rows.append(
             GameRow(
                 game=g,
@@ -326,7 +352,28 @@ def exec_settings(config: ArenaConfig) -> ExecSettings | None:
     settings = config.exec_settings or ExecSettings()
     if settings.log_dir is None and config.out is not None:
         settings = dataclasses.replace(settings, log_dir=config.out / BOT_LOGS)
+    if config.ray is not None and settings.log_dir is not None:
+        # Ray workers run in a folder of their own (the shipped working dir, say): a relative
+        # path would land there, not where the run is.
+        settings = dataclasses.replace(settings, log_dir=settings.log_dir.absolute())
     return settings
+
+
+def make_spec(config: ArenaConfig, records: Path | None) -> _Spec:
+    """What every worker needs to play any game of the run (small: it is pickled to each)."""
+    return _Spec(
+        preset=config.preset,
+        options=config.options.to_dict(),
+        lineup=config.lineup,
+        seed=config.seed,
+        games=config.games,
+        records=str(records) if records is not None else None,
+        exec_settings=exec_settings(config),
+    )
+
+
+def chunks_of(games: int, size: int) -> list[range]:
+    return [range(a, min(a + size, games + 1)) for a in range(1, games + 1, size)]
 
 
 def chunk_size(games: int, workers: int) -> int:
@@ -347,17 +394,8 @@ def play_all(
     `on_queued()` once the workers exist and every game is queued (the moment to start a progress
     bar: its refresh thread then never sees a fork), `on_done(k)` each time k more games finished.
     """
-    spec = _Spec(
-        preset=config.preset,
-        options=config.options.to_dict(),
-        lineup=config.lineup,
-        seed=config.seed,
-        games=config.games,
-        records=str(records) if records is not None else None,
-        exec_settings=exec_settings(config),
-    )
-    size = chunk_size(config.games, config.workers)
-    chunks = [range(a, min(a + size, config.games + 1)) for a in range(1, config.games + 1, size)]
+    spec = make_spec(config, records)
+    chunks = chunks_of(config.games, chunk_size(config.games, config.workers))
     rows: list[GameRow] = []
     if config.workers <= 1:
         if on_queued:
@@ -780,6 +818,7 @@ class ArenaResult:
             "wall_seconds": self.play_seconds,
             "games_per_second": self.games_per_second,
             "workers": self.config.workers,
+            "ray": self.config.ray,
             "play_ms_per_game": 1000 * sum(r.play_seconds for r in self.rows) / n,
             "record_ms_per_game": 1000 * sum(r.write_seconds for r in self.rows) / n,
             # the share of the workers' wall time spent inside games and records; the rest is the
@@ -833,6 +872,22 @@ def run_arena(
     write: bool = True,
 ) -> ArenaResult:
     """Play the run and, if `write` (and config.out is set), write its files under config.out."""
+    if config.ray is not None:
+        from .arena_ray import connected
+
+        # Ray first: a cluster that cannot be reached leaves no half-made folder behind.
+        with connected(config) as cpus:
+            return _run_arena(config, on_queued, on_done, write, cpus)
+    return _run_arena(config, on_queued, on_done, write, None)
+
+
+def _run_arena(
+    config: ArenaConfig,
+    on_queued: Callable[[], None] | None,
+    on_done: Callable[[int], None] | None,
+    write: bool,
+    ray_cpus: int | None,
+) -> ArenaResult:
     out = config.out if write else None
     records = None
     if out is not None:
@@ -843,7 +898,13 @@ def run_arena(
             records.mkdir()
     bots = _bot_sources(config.lineup, exec_settings(config))
     started = time.perf_counter()
-    rows = play_all(config, records, on_queued, on_done)
+    if ray_cpus is not None:
+        from .arena_ray import play_on_ray
+
+        rows, workers = play_on_ray(config, ray_cpus, records, on_queued, on_done)
+        config = dataclasses.replace(config, workers=workers)  # what the timing is shared over
+    else:
+        rows = play_all(config, records, on_queued, on_done)
     played = time.perf_counter() - started
     single_round = any(r.returns is not None for r in rows)
     result = ArenaResult(config, rows, summarize(rows, config.lineup, single_round), played, out, bots=bots)
@@ -1011,7 +1072,8 @@ def print_report(result: ArenaResult, console: Any) -> None:
     )
     console.print(
         f"[bold]{len(result.rows)} games in {t['wall_seconds']:.1f} s: {t['games_per_second']:.1f} games/s[/] "
-        f"on {c.workers} worker{'s' if c.workers != 1 else ''} (per game {t['play_ms_per_game']:.2f} ms playing, "
+        f"on {c.workers} {'Ray CPU' if c.ray is not None else 'worker'}{'s' if c.workers != 1 else ''} "
+        f"(per game {t['play_ms_per_game']:.2f} ms playing, "
         f"{t['record_ms_per_game']:.2f} ms writing its record)"
     )
     if result.out is not None:

@@ -239,6 +239,13 @@ def serve(
             "(sooner when every player has seen it; 0: no pause)",
         ),
     ] = 5.0,
+    bot: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot",
+            help="NAME=COMMAND: a bot program (docs/bot-protocol.md) hosts may seat as NAME (repeatable)",
+        ),
+    ] = None,
 ) -> None:
     """Serve the game in the browser: tables, bots, spectators, history and replays."""
     try:
@@ -253,6 +260,7 @@ def serve(
         _fail(f"--reveal-pause is 0 (no pause) to 600 seconds, not {reveal_pause:g}")
     if log_level not in ("debug", "info", "warning", "error"):
         _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
+    operator_bots = _operator_bots(bot or [])
     try:
         run_server(
             host,
@@ -264,9 +272,29 @@ def serve(
             public_url=public_url,
             unload_after=unload_after,
             reveal_pause=reveal_pause,
+            operator_bots=operator_bots,
         )
     except ValueError as e:
         _fail(str(e))
+
+
+def _operator_bots(assignments: list[str]) -> dict[str, str]:
+    """--bot NAME=COMMAND, checked: a name a seat may have, once; a command to run."""
+    from .server.limits import RoomError, clean_name
+
+    out: dict[str, str] = {}
+    for item in assignments:
+        name, eq, command = item.partition("=")
+        if not eq or not command.strip():
+            _fail(f"--bot is NAME=COMMAND (e.g. --bot mini='python examples/bots/minimal.py'), not {item!r}")
+        try:
+            name = clean_name(name)
+        except RoomError as e:
+            _fail(f"--bot {item!r}: {e.message}")
+        if name in out:
+            _fail(f"--bot {name!r} is given twice: one command per name")
+        out[name] = command.strip()
+    return out
 
 
 @app.command()
@@ -405,6 +433,22 @@ def arena(
     bot_time: BotTime = 5.0,
     bot_log: BotLog = None,
     bot_transcript: BotTranscript = False,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            help="play the games as Ray tasks (pip install 'liarsdice[ray]'): local (a Ray of its own; "
+            "--workers sets its CPUs), auto (this machine's cluster), HOST:PORT (a cluster's head) or "
+            "ray://HOST:PORT (a Ray client server); --workers then caps the tasks at once (docs/scaling.md)",
+        ),
+    ] = None,
+    ray_working_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--ray-working-dir",
+            help="with --ray: a folder shipped to every worker, where the tasks (and exec: programs) run",
+        ),
+    ] = None,
 ) -> None:
     """Play many games among bots, seats rotated, and report win rates, head to head and ratings.
 
@@ -436,6 +480,15 @@ def arena(
             raise ArenaInputError(f"--games must be at least 1, not {games}")
         if workers is not None and workers < 1:
             raise ArenaInputError(f"--workers must be at least 1, not {workers}")
+        if ray is not None:
+            from .arena_ray import check_address, check_working_dir, require_ray
+
+            ray = check_address(ray)
+            if ray_working_dir is not None:
+                ray_working_dir = check_working_dir(ray_working_dir)
+            require_ray()
+        elif ray_working_dir is not None:
+            raise ArenaInputError("--ray-working-dir goes with --ray: it is shipped to the Ray workers")
         folder = out if out is not None else default_out_dir()
         check_out_dir(folder)
     except (ArenaInputError, OptionsError) as e:
@@ -448,10 +501,12 @@ def arena(
         lineup=lineup,
         games=games,
         seed=seed,
-        workers=workers or default_workers(),
+        workers=workers or (0 if ray is not None else default_workers()),  # 0: every CPU Ray has
         out=folder,
         records=records,
         exec_settings=exec_settings(bot_fallback, bot_time, bot_log, bot_transcript),
+        ray=ray,
+        ray_working_dir=ray_working_dir,
         arguments={
             "bots": bots,
             "preset": preset,
@@ -467,11 +522,15 @@ def arena(
             "bot_fallback": bot_fallback,
             "bot_time": bot_time,
             "bot_log": str(bot_log) if bot_log is not None else None,
+            "ray": ray,
+            "ray_working_dir": str(ray_working_dir) if ray_working_dir is not None else None,
         },
     )
     console = Console()
     if not console.is_terminal:  # piped to a file: rich's 80 columns would wrap the tables
         console = Console(width=max(console.width, 140))
+    if ray is not None:  # connecting may take a while (Ray retries an unreachable head for minutes)
+        console.print("Starting a local Ray..." if ray == "local" else f"Connecting to Ray at {ray}...")
     progress = make_progress(console)
     task = progress.add_task("games", total=games)
     try:
@@ -618,6 +677,110 @@ def presets(
         return
     for p in PRESETS.values():
         typer.echo(f"{p.name:13} {p.description}")
+
+
+bot_app = typer.Typer(help="Bot accounts on a server, and bridging a bot program to one.", no_args_is_help=True)
+app.add_typer(bot_app, name="bot")
+DatabaseUrl = Annotated[
+    str | None,
+    typer.Option("--database-url", help="the server's database (default: the SQLite file `serve` uses)"),
+]
+
+
+def _bot_store(database_url: str | None) -> Any:
+    try:
+        from .server.app import default_database_url
+        from .server.storage import Store
+    except ImportError as e:
+        _fail(f"bot accounts need the server's dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
+    try:
+        return Store(database_url or default_database_url())
+    except ValueError as e:
+        _fail(str(e))
+
+
+@bot_app.command("create")
+def bot_create(
+    name: Annotated[str, typer.Argument(help="the bot's name at the tables")],
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Make a bot account and print its token (shown this once: only its hash is kept)."""
+    from .server.botaccounts import AccountError, create_account
+
+    store = _bot_store(database_url)
+    try:
+        token = store.call_sync(lambda s: create_account(s, name))
+    except AccountError as e:
+        _fail(str(e))
+    finally:
+        store.close()
+    typer.echo(f"bot account {' '.join(name.split())!r} made; its token (keep it secret, it is not shown again):")
+    typer.echo(token)
+
+
+@bot_app.command("list")
+def bot_list(database_url: DatabaseUrl = None) -> None:
+    """List the bot accounts."""
+    from .server.botaccounts import list_accounts
+
+    store = _bot_store(database_url)
+    try:
+        rows = store.call_sync(list_accounts)
+    finally:
+        store.close()
+    if not rows:
+        typer.echo("no bot accounts (liarsdice bot create NAME makes one)")
+    for row in rows:
+        state = f"revoked {row['revoked']}" if row["revoked"] else "live"
+        typer.echo(f"{row['name']:24} created {row['created']}  {state}")
+
+
+@bot_app.command("revoke")
+def bot_revoke(
+    name: Annotated[str, typer.Argument(help="the bot account to revoke")],
+    database_url: DatabaseUrl = None,
+) -> None:
+    """Revoke a bot account: its token is refused from now on."""
+    from .server.botaccounts import AccountError, revoke_account
+
+    store = _bot_store(database_url)
+    try:
+        store.call_sync(lambda s: revoke_account(s, name))
+    except AccountError as e:
+        _fail(str(e))
+    finally:
+        store.close()
+    typer.echo(f"bot account {name!r} revoked")
+
+
+@bot_app.command("connect")
+def bot_connect(
+    url: Annotated[str, typer.Argument(help="the server, e.g. http://127.0.0.1:8000")],
+    command: Annotated[list[str], typer.Argument(help="the bot program and its arguments, after --")],
+    token: Annotated[str, typer.Option("--token", help="the bot account's token (liarsdice bot create)")],
+    accept: Annotated[
+        list[str] | None, typer.Option("--accept", help="accept invitations to this preset only (repeatable)")
+    ] = None,
+    fallback: BotFallback = "probability",
+    move_time: BotTime = 5.0,
+    log: BotLog = None,
+    transcript: BotTranscript = False,
+) -> None:
+    """Bring a bot program (docs/bot-protocol.md) to a server as a bot account: it accepts
+    invitations and plays each seat it is given, reconnecting when a connection drops."""
+    from .botproto.connect import AcceptRules, Bridge, ConnectError, run_bridge
+
+    if not url.startswith(("http://", "https://", "ws://", "wss://")):
+        _fail(f"the server's address starts with http:// or https://, not {url!r}")
+    unknown = sorted(set(accept or ()) - set(PRESETS))
+    if unknown:
+        _fail(f"--accept takes preset names ({', '.join(PRESETS)}), not {', '.join(unknown)}")
+    settings = exec_settings(fallback, move_time, log, transcript)
+    bridge = Bridge(url, token, list(command), AcceptRules(frozenset(accept or ())), settings, say=typer.echo)
+    try:
+        run_bridge(bridge)
+    except ConnectError as e:
+        _fail(str(e), 1)
 
 
 def main() -> None:

@@ -22,7 +22,9 @@ from sqlalchemy.orm import Session
 
 from ..paths import data_dir
 from ..rules import PRESETS, OptionsError
-from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, RoomManager, Settings
+from .botsocket import serve_bot
+from .manager import RoomManager
+from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, Settings
 from .storage import MAX_ID, GameRow, Store, TableRow, as_utc
 
 log = logging.getLogger("liarsdice.server")
@@ -95,12 +97,36 @@ class Seen(_Message):
     round: int  # the round whose reveal this person has seen
 
 
+class InviteBot(_Message):
+    type: Literal["invite_bot"]
+    bot: str = Field(max_length=200)  # an operator's bot or an online bot account, by name
+    seat: int | None = Field(default=None, ge=0, le=64)  # an empty seat (None: the first)
+
+
+class CallBots(_Message):
+    type: Literal["call_bots"]
+
+
 ClientMessage = Annotated[
-    Hello | Act | ChatIn | Ping | FillBots | ClearBots | Configure | Start | Rematch | Leave | Seen,
+    Hello
+    | Act
+    | ChatIn
+    | Ping
+    | FillBots
+    | ClearBots
+    | Configure
+    | Start
+    | Rematch
+    | Leave
+    | Seen
+    | InviteBot
+    | CallBots,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen"
+MESSAGE_TYPES = (
+    "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots"
+)
 
 
 # ----- JSON as clients may send it -----
@@ -158,7 +184,9 @@ def parse_json(text: str | bytes) -> Any:
     return data
 
 
-def parse_client_message(frame: str | bytes) -> Any:
+def parse_client_message(
+    frame: str | bytes, adapter: TypeAdapter[Any] = CLIENT_MESSAGE, types: str = MESSAGE_TYPES
+) -> Any:
     """The typed message, or RoomError ("bad_message", "too_large") saying what is wrong."""
     if isinstance(frame, bytes):
         raise RoomError("bad_message", "a message is JSON text: binary frames are not read")
@@ -170,13 +198,13 @@ def parse_client_message(frame: str | bytes) -> Any:
     except BadJSON as e:
         raise RoomError("bad_message", str(e)) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise RoomError("bad_message", f"a message is a JSON object with a type: one of {MESSAGE_TYPES}")
+        raise RoomError("bad_message", f"a message is a JSON object with a type: one of {types}")
     try:
-        return CLIENT_MESSAGE.validate_python(data)
+        return adapter.validate_python(data)
     except ValidationError as e:
         first = e.errors()[0]
         if first["type"] == "union_tag_invalid":
-            raise RoomError("bad_message", f"unknown message type {data['type']!r}: one of {MESSAGE_TYPES}") from e
+            raise RoomError("bad_message", f"unknown message type {data['type']!r}: one of {types}") from e
         where = ".".join(str(x) for x in first["loc"][1:]) or "message"
         raise RoomError("bad_message", f"{data['type']}: {where}: {first['msg']}") from e
 
@@ -306,6 +334,11 @@ def create_app(
         order = sorted(BOT_LEVELS, key=lambda name: (name != "probability", name))
         return [{"level": name, "description": BOT_LEVELS[name].description} for name in order]
 
+    @app.get("/api/bots/online")
+    async def bots_online(request: Request) -> list[dict[str, str]]:
+        """The bots a host may invite to an empty seat: the operator's, then the accounts online."""
+        return rooms(request).lobby.listing()
+
     @app.post("/api/tables")
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         manager = rooms(request)
@@ -376,7 +409,11 @@ def create_app(
         headers = {"Content-Disposition": f'attachment; filename="liarsdice-game-{game_id}.json"'} if download else {}
         return JSONResponse(record, headers=headers)
 
-    # ----- the table websocket -----
+    # ----- the websockets: a bot account's events (before /ws/{code}, which would take "bot"), a table -----
+
+    @app.websocket("/ws/bot")
+    async def bot_socket(websocket: WebSocket) -> None:
+        await serve_bot(rooms(websocket), websocket, settings)
 
     @app.websocket("/ws/{code}")
     async def table_socket(websocket: WebSocket, code: str) -> None:
@@ -462,6 +499,11 @@ async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
             await room.leave(conn)
         elif isinstance(message, Seen):
             await room.seen(conn, message.round)
+        elif isinstance(message, InviteBot):
+            await room.invite_bot(conn, message.bot, message.seat)
+        elif isinstance(message, CallBots):
+            told = await room.call_bots(conn)
+            conn.send({"type": "called", "bots": told, "ref": message.ref})
         elif isinstance(message, Hello):
             raise RoomError("bad_message", "hello comes once, first")
         conn.refused_in_a_row = 0

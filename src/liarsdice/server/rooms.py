@@ -13,26 +13,18 @@ longer than the grace period; the person gets the seat back by acting or reconne
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import hashlib
 import json
 import logging
 import random
-import re
 import secrets
+import threading
 import time
-import unicodedata
-from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..bots import BOT_LEVELS, Bot, make_bot
-from ..record import FORMAT, VERSION, Recorder, replay
+from ..record import Recorder
 from ..rules import (
-    Economy,
     Game,
     GameState,
     IllegalAction,
@@ -43,282 +35,28 @@ from ..rules import (
     Turn,
     action_from_list,
     find_preset,
-    merge_overrides,
 )
-from .storage import ChatRow, GameRow, SeatRow, StepRow, Store, TableRow, as_utc, utcnow
-from .views import game_view_json, turn_json
+from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, account_of
+from .connection import FLOOD_LIMIT, MAX_MESSAGE, RATE_BURST, RATE_PER_SECOND, Connection
+from .limits import OFF_LOOP_MOVES, RoomError, build_options, clean_chat, clean_name, hash_token, moves_bound
+from .storage import ChatRow, Store, utcnow
+from .tablerows import (
+    Seat,
+    _chat_history,
+    _finish_game,
+    _new_game_row,
+    _save_rules,
+    _save_seat,
+    _save_steps,
+)
+from .views import bot_view_json, game_view_json, turn_json
+
+if TYPE_CHECKING:
+    from .manager import RoomManager
+
+__all__ = ["FLOOD_LIMIT", "MAX_MESSAGE", "Connection", "Room", "RoomError", "RoomManager", "Seat", "Settings"]
 
 log = logging.getLogger("liarsdice.server")
-
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 6
-_CODE_CHARS = frozenset(CODE_ALPHABET)
-NAME_MAX = 24
-CHAT_MAX = 300
-CHAT_HISTORY = 50
-MAX_MESSAGE = 4096
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
-FLOOD_LIMIT = 100  # refused messages in a row before the connection is closed
-SEND_QUEUE = 256  # messages waiting for a slow client before it is dropped
-SEND_TIMEOUT = 10.0
-
-
-class RoomError(Exception):
-    """A request the table refuses; `code` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-# Characters a name may not hold: they cannot be stored (a lone surrogate), or they hide or
-# disguise a name (control characters, zero-width and bidi-override formatting like U+202E).
-_HIDDEN = {"Cs": "a lone surrogate", "Cc": "a control character", "Cf": "an invisible formatting character"}
-NAME_RULE = f"a name has 1 to {NAME_MAX} letters, digits, punctuation marks, symbols or spaces"
-
-
-def clean_name(name: object) -> str:
-    """`name` with its spaces collapsed, or RoomError saying what a name may hold."""
-    if not isinstance(name, str):
-        raise RoomError("bad_message", "a name is text")
-    name = " ".join(name.split())  # every kind of space and line break becomes one space
-    if not 1 <= len(name) <= NAME_MAX:
-        raise RoomError("bad_message", NAME_RULE)
-    for ch in name:
-        what = _HIDDEN.get(unicodedata.category(ch))
-        if what is not None:
-            raise RoomError("bad_message", f"{NAME_RULE}, not {what} (U+{ord(ch):04X})")
-    return name
-
-
-def clean_chat(text: str) -> str:
-    text = _CONTROL.sub(" ", text).strip()
-    if not text:
-        raise RoomError("bad_message", "an empty chat line")
-    if len(text) > CHAT_MAX:
-        raise RoomError("bad_message", f"a chat line has at most {CHAT_MAX} characters (this one has {len(text)})")
-    return text
-
-
-# ----- table limits (docs/protocol.md) -----
-# Numbers a real table uses. They are checked on the options as sent, before the engine builds
-# anything from them: a game's size follows from them, and every view of the seat to act lists
-# all its moves, on the event loop that serves every table.
-MAX_SEATS = 12
-MAX_FACES = 20
-MAX_DICE = 20  # a player's dice at the start, and at most (dice_per_player, max_dice)
-MAX_CHIPS = 1000  # economy: starting_chips and a constant min_bet
-MAX_MOVES = 50_000  # the moves one turn may offer: bids x pushes x raises
-OFF_LOOP_MOVES = 2_000  # a table whose turns may offer more has them listed off the event loop
-
-
-def _shown(value: int) -> str:
-    if abs(value) < 10**12:
-        return str(value)
-    size = abs(value).bit_length()  # str() of more than 4,300 digits is refused: count them another way
-    digits = len(str(abs(value))) if size < 14_000 else f"about {int(size * 0.30103):,}"
-    return f"a {'negative ' if value < 0 else ''}number of {digits} digits"
-
-
-def _within(name: str, value: Any, low: int, high: int) -> int | None:
-    """`value` if it is a whole number from `low` to `high`; None if it is no whole number (the
-    engine's parser says what it must be); OptionsError if it is out of range."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return None
-    if not low <= value <= high:
-        raise OptionsError(f"{name} must be {low} to {high} at a table, not {_shown(value)}")
-    return value
-
-
-def _per_seat(name: str, value: Any, low: int, high: int) -> list[int] | None:
-    """A number of dice, or a list of one per seat, checked like `_within`."""
-    if isinstance(value, (list, tuple)):
-        if len(value) > MAX_SEATS:
-            raise OptionsError(f"{name} lists {len(value)} seats: a table has at most {MAX_SEATS}")
-        got = [_within(f"{name} (seat {i})", v, low, high) for i, v in enumerate(value)]
-        return [g for g in got if g is not None] if None not in got else None
-    one = _within(name, value, low, high)
-    return None if one is None else [one]
-
-
-def _push_choices(cup: int, faces: int) -> int:
-    """The most pushes (none included) a cup of `cup` dice may offer: its sub-multisets, most
-    when its faces are spread evenly, less the whole cup."""
-    used = min(cup, faces)
-    q, r = divmod(cup, used)
-    return int((q + 2) ** r * (q + 1) ** (used - r)) - 1
-
-
-def _turn_size(cups: list[int], faces: int, push: bool, chips: int | None) -> tuple[int, int, int]:
-    """The most bids, pushes (none included) and raises (none included) a turn may offer."""
-    pushes = _push_choices(max(cups), faces) if push else 1
-    raises = 1 + len(cups) * chips if chips is not None else 1  # any raise up to every chip in play
-    return sum(cups) * faces, pushes, raises
-
-
-def moves_bound(options: Options) -> int:
-    """The most moves a turn of a game with these options may offer (MAX_MOVES at a table)."""
-    cups = [options.dice_cap(seat) for seat in range(options.num_players)]
-    chips = options.economy.starting_chips if options.economy is not None else None
-    bids, pushes, raises = _turn_size(cups, options.faces, options.push, chips)
-    return (bids + 1) * pushes * raises
-
-
-def check_table_limits(options: Mapping[str, Any]) -> None:
-    """OptionsError, naming the option, the value and the range, for options (by RULES.md 2.1
-    names, merged over a preset) beyond the table limits. Cheap: nothing is built."""
-    n = _within("num_players", options.get("num_players"), 2, MAX_SEATS)
-    faces = _within("faces", options.get("faces"), 2, MAX_FACES)
-    start = _per_seat("dice_per_player", options.get("dice_per_player"), 1, MAX_DICE)
-    cap_value = options.get("max_dice")
-    uncapped = cap_value in (None, "none", "dice_per_player")  # as many as at the start
-    cap = None if uncapped else _per_seat("max_dice", cap_value, 1, MAX_DICE)
-    first = options.get("first_starter")
-    if first != "random":
-        _within("first_starter", first, 0, MAX_SEATS - 1)
-    one_die = options.get("one_die_round")
-    if isinstance(one_die, Mapping) and "min_players" in one_die:
-        _within("one_die_round.min_players", one_die["min_players"], 2, MAX_SEATS)
-    economy = options.get("economy")
-    chips: int | None = None
-    if economy is True:
-        chips = Economy().starting_chips
-    elif isinstance(economy, Mapping):
-        chips = _within("economy.starting_chips", economy.get("starting_chips", Economy().starting_chips), 0, MAX_CHIPS)
-        bet = economy.get("min_bet")
-        if isinstance(bet, Mapping) and set(bet) == {"const"}:
-            bet = bet["const"]
-        digits = bet[5:].strip(" :=") if isinstance(bet, str) and bet.startswith("const") else ""
-        if digits.isdigit():  # "const 3"; digits other than 0 to 9 too, which the engine cannot read
-            if not digits.isascii() or len(digits) > 12:
-                shown = repr(digits if len(digits) <= 12 else digits[:12] + "...")
-                raise OptionsError(f"economy.min_bet must be round_number or 0 to {MAX_CHIPS} chips, not {shown}")
-            bet = int(digits)
-        _within("economy.min_bet", bet, 0, MAX_CHIPS)
-    if n is None or faces is None or start is None or (cap is None and not uncapped):
-        return  # not numbers: the engine says what they must be
-    caps = cap or start
-    if {len(start), len(caps)} - {1, n}:
-        return  # lists that do not fit the seats: the engine says so
-    cups = [max(start[i % len(start)], caps[i % len(caps)]) for i in range(n)]
-    push = options.get("push")
-    bids, pushes, raises = _turn_size(cups, faces, push is True or str(push).lower() in ("yes", "true", "on"), chips)
-    moves = (bids + 1) * pushes * raises
-    if moves > MAX_MOVES:
-        parts = [f"{bids:,} bids"] + [f"{pushes:,} pushes"] * (pushes > 1) + [f"{raises:,} raises"] * (raises > 1)
-        fewer = "players, dice, faces or chips" if raises > 1 else "players, dice or faces"
-        raise OptionsError(
-            f"these options give a player up to {moves:,} moves in a turn ({' x '.join(parts)}): "
-            f"a table allows at most {MAX_MOVES:,}: choose fewer {fewer}"
-        )
-
-
-def build_options(preset: str, overrides: dict[str, Any], num_players: int | None = None) -> Options:
-    """The options of a table; OptionsError with the engine's message if they cannot be."""
-    p = find_preset(preset)
-    merged = merge_overrides(p.options, overrides)
-    if num_players is not None:
-        merged["num_players"] = num_players
-    elif "num_players" not in overrides:
-        merged["num_players"] = p.default_players
-    check_table_limits(merged)
-    options = Options.from_dict(merged)
-    p.check_table_size(options.num_players)
-    return options
-
-
-@dataclass
-class Seat:
-    name: str
-    kind: str = "empty"  # human, bot, empty
-    bot_level: str | None = None
-    token_hash: str | None = None
-
-
-class TokenBucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class Connection:
-    """One websocket: its seat (None: a spectator), its outgoing queue and its rate limit."""
-
-    def __init__(
-        self,
-        send: Callable[[str], Awaitable[None]],
-        close: Callable[[int], Awaitable[None]],
-        rate: float = RATE_PER_SECOND,
-        burst: float = RATE_BURST,
-    ) -> None:
-        self._send = send
-        self._close = close
-        self.seat: int | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=SEND_QUEUE)
-        self.bucket = TokenBucket(rate, burst)
-        self.refused_in_a_row = 0
-        self.closed = False
-        self.name: str | None = None  # a spectator's name in the chat (seats chat by their seat's name)
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        if self.closed:
-            return
-        # allow_nan=False: NaN and Infinity are not JSON; better a failure here than a client
-        # that cannot read what it is sent
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"), allow_nan=False)
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
-            log.warning("closing a connection that does not read its messages")
-            self.abort(1013)
-
-    async def pump(self) -> None:
-        """Send queued messages in order, each with a time limit, until told to stop."""
-        try:
-            while True:
-                text = await self.queue.get()
-                if text is None:
-                    break
-                await asyncio.wait_for(self._send(text), SEND_TIMEOUT)
-        except Exception:
-            self.closed = True
-        with contextlib.suppress(Exception):
-            await self._close(1000)
-
-    def stop(self) -> None:
-        """Close after what is queued has been sent."""
-        self.closed = True
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.abort(1001)
-
-    def abort(self, code: int) -> None:
-        """Close now, dropping what is queued."""
-        self.closed = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue.put_nowait(None)
 
 
 @dataclass
@@ -334,6 +72,8 @@ class Settings:
     # Seconds the reveal of a round is shown before the next round's turn timer and bots start,
     # unless every connected player says `seen` first (`liarsdice serve --reveal-pause`: 5).
     reveal_pause: float = 0.0
+    # Programs the operator offers as bots (`liarsdice serve --bot NAME=COMMAND`): name -> command.
+    operator_bots: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -362,6 +102,7 @@ class Room:
     task: asyncio.Task[None] | None = None
     # One bot per seat, kept across moves: the strong bot learns how each seat bids.
     bots: dict[int, Bot] = field(default_factory=dict)
+    bot_levels: dict[int, tuple[str, int | None]] = field(default_factory=dict)  # seat -> (level, game)
     touched: float = field(default_factory=time.monotonic)  # last asked for or left
     closed: bool = False
     _options: tuple[Any, Options] | None = None
@@ -410,6 +151,7 @@ class Room:
                     "bot_level": s.bot_level,
                     "connected": s.kind == "bot" or i in connected,
                     "auto": i in self.auto,
+                    "bot_account": account_of(s.bot_level) if s.kind == "human" else None,
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -440,6 +182,10 @@ class Room:
         if last is not None and self.round_moves is not None and self.round_moves[0] == last["round"]:
             last["moves"] = self.round_moves[1]
         view["reveal_until"] = reveal_until
+        if seat is not None and account_of(self.seats[seat].bot_level) is not None:
+            # A bot account's seat is also told its view in the bot protocol's words (the same
+            # per-seat view), so `liarsdice bot connect` can hand its program a PlayerView.
+            view["bot_view"] = bot_view_json(self.state, seat)
         return view
 
     def broadcast_table(self) -> None:
@@ -620,6 +366,52 @@ class Room:
                 raise RoomError("not_ready", "bots can leave only before the game starts")
             await self._set_seats([(i, Seat(f"Seat {i + 1}")) for i, s in enumerate(self.seats) if s.kind == "bot"])
 
+    def _empty_seat(self, seat: int | None) -> int:
+        """`seat` if it is empty (the first empty seat if None), else RoomError saying why not."""
+        if self.status != "open":
+            raise RoomError("not_ready", "bots can be seated only before the game starts")
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        if seat is None:
+            if not empty:
+                raise RoomError("not_ready", "there is no empty seat to fill")
+            return empty[0]
+        if seat not in empty:
+            free = ", ".join(str(i) for i in empty) or "none"
+            raise RoomError("not_ready", f"seat {seat} is not empty: the empty seats are {free}")
+        return seat
+
+    async def invite_bot(self, conn: Connection, name: str, seat: int | None) -> None:
+        """The host invites an operator's bot (seated at once) or an online bot account (which
+        is asked, and takes the seat if it accepts while the seat is still empty)."""
+        self._host(conn)
+        lobby = self.manager.lobby
+        async with self.lock:
+            seat = self._empty_seat(seat)
+            if name in lobby.operator_bots:
+                await self._set_seats([(seat, Seat(self._unique_name(name, seat), "bot", OPERATOR_LEVEL + name, None))])
+                return
+            lobby.invite(name, self, seat, conn)
+
+    async def seat_account(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Seat the bot account `name` (it accepted an invitation): the seat and its token."""
+        async with self.lock:
+            seat = self._empty_seat(seat)
+            token = secrets.token_urlsafe(24)
+            account = Seat(self._unique_name(name, seat), "human", ACCOUNT_LEVEL + name, hash_token(token))
+            await self._set_seats([(seat, account)])
+            return seat, token
+
+    async def call_bots(self, conn: Connection) -> int:
+        """The host says this open table wants bots: every bot account online is invited to the
+        first empty seat (the first to accept takes it); how many were told."""
+        self._host(conn)
+        async with self.lock:
+            self._empty_seat(None)
+            told = self.manager.lobby.call_all(self, conn)
+        if not told:
+            raise RoomError("no_bot", "no bot account is online to call")
+        return told
+
     async def _set_seats(self, changed: list[tuple[int, Seat]]) -> None:
         """Store the seats that changed, then hold them and tell everyone (under the lock)."""
         table_id = self.table_id
@@ -674,7 +466,8 @@ class Room:
         names = [s.name for s in self.seats]
         game = Game(options, names)
         players = [
-            {"name": s.name, "kind": "person" if s.kind == "human" else "bot", "level": s.bot_level} for s in self.seats
+            {"name": s.name, "kind": "person" if s.kind == "human" and not s.bot_level else "bot", "level": s.bot_level}
+            for s in self.seats
         ]
         seed = secrets.randbits(62)
         game_id = await self.store.call(
@@ -814,6 +607,7 @@ class Room:
         await self.store.call(lambda s: _finish_game(s, self.table_id, game_id, record, winners, rounds))
         self.status = "finished"
         self.auto.clear()
+        self._close_programs()
         self.broadcast_table()
 
     def _turn_changed(self) -> None:
@@ -860,9 +654,12 @@ class Room:
                 return
             s = self.seats[seat]
             level = s.bot_level if s.kind == "bot" and s.bot_level else "probability"
-            bot = self.bots.get(seat)
-            if bot is None or bot.level != level:
-                bot = self.bots[seat] = make_bot(level, None)
+            try:
+                bot = await self._bot_for(seat, level)
+            except Exception:
+                log.exception("bot %s could not start at table %s: a probability bot plays", level, self.code)
+                level = "probability"
+                bot = await self._bot_for(seat, level)
             bot.rng.seed(f"{self.seed}:{step}:{seat}")
             try:
                 # off the event loop: a decision may take a while (a cfr bot solving a new game)
@@ -879,6 +676,42 @@ class Room:
             except Exception:
                 log.exception("could not store a bot move at table %s", self.code)
 
+    async def _bot_for(self, seat: int, level: str) -> Bot:
+        """The bot that plays `seat` at `level`, kept across moves; an operator's program is
+        started (off the event loop) and told of the game when it first plays in it."""
+        bot = self.bots.get(seat)
+        name = level[len(OPERATOR_LEVEL) :] if level.startswith(OPERATOR_LEVEL) else None
+        key = (level, self.game_id if name is not None else None)  # a program is told of each game
+        if bot is not None and self.bot_levels.get(seat) == key:
+            return bot
+        if bot is not None and self.bot_levels.get(seat, ("", None))[0].startswith(OPERATOR_LEVEL):
+            _close_later(bot)
+        if name is None:
+            bot = make_bot(level, None)
+        else:
+            command = self.manager.lobby.operator_bots.get(name)
+            if command is None:
+                raise RoomError("no_bot", f"this server no longer runs the bot {name!r}")
+            assert self.game is not None
+            bot = await asyncio.to_thread(make_bot, "exec:" + command, None)
+            try:
+                await asyncio.to_thread(bot.start, self.game, seat, self.preset)
+            except Exception:
+                _close_later(bot)
+                raise
+        self.bots[seat] = bot
+        self.bot_levels[seat] = key
+        return bot
+
+    def _close_programs(self) -> None:
+        """Let the operator's programs go (at the end of a game, or when the table is put away)."""
+        for seat, (level, _game) in list(self.bot_levels.items()):
+            if level.startswith(OPERATOR_LEVEL):
+                bot = self.bots.pop(seat, None)
+                if bot is not None:
+                    _close_later(bot)
+                del self.bot_levels[seat]
+
     # ----- chat -----
 
     async def chat(self, conn: Connection, text: str) -> None:
@@ -894,287 +727,21 @@ class Room:
         self.closed = True
         if self.task is not None:
             self.task.cancel()
+        self._close_programs()
         for conn in list(self.conns):
             conn.stop()
 
 
-# ----- database jobs (run on the store's thread) -----
+def _close_later(bot: Bot) -> None:
+    """Close a bot program in a thread of its own: closing waits for it to quit."""
+    threading.Thread(target=bot.close, name="close bot", daemon=True).start()
 
 
-def _chat_history(session: Session, table_id: int) -> list[dict[str, Any]]:
-    rows = session.scalars(
-        select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(CHAT_HISTORY)
-    ).all()
-    return [
-        {"from": r.name, "seat": r.seat_no, "text": r.text, "at": int(as_utc(r.created_at).timestamp() * 1000)}
-        for r in reversed(rows)
-    ]
+def __getattr__(name: str) -> Any:
+    # RoomManager lives in .manager, which builds on Room: found here on first use, so that
+    # either module may be imported first.
+    if name == "RoomManager":
+        from .manager import RoomManager
 
-
-def _save_seat(session: Session, table_id: int, seat_no: int, seat: Seat) -> None:
-    row = session.scalar(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat_no == seat_no))
-    if row is None:
-        row = SeatRow(table_id=table_id, seat_no=seat_no)
-        session.add(row)
-    row.name, row.kind, row.bot_level, row.token_hash = seat.name, seat.kind, seat.bot_level, seat.token_hash
-
-
-def _save_rules(
-    session: Session, table_id: int, preset: str, overrides: dict[str, Any], seconds: int, seats: list[Seat]
-) -> None:
-    table = session.get(TableRow, table_id)
-    assert table is not None
-    table.preset, table.options, table.turn_seconds = preset, overrides, seconds
-    for row in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat_no >= len(seats))):
-        session.delete(row)
-    for i, seat in enumerate(seats):
-        _save_seat(session, table_id, i, seat)
-
-
-def _new_game_row(
-    session: Session,
-    table_id: int,
-    preset: str,
-    options: Options,
-    names: list[str],
-    players: list[dict[str, Any]],
-    seed: int,
-) -> int:
-    row = GameRow(
-        table_id=table_id,
-        preset=preset,
-        options=options.to_dict(),
-        seats=names,
-        players=players,
-        seed=seed,
-        status="playing",
-        rounds=0,
-    )
-    session.add(row)
-    session.flush()
-    table = session.get(TableRow, table_id)
-    assert table is not None
-    table.status, table.game_id = "playing", row.id
-    table.games_played += 1
-    return row.id
-
-
-def _save_steps(session: Session, game_id: int, first: int, rows: list[dict[str, Any]]) -> None:
-    session.add_all(StepRow(game_id=game_id, idx=first + i, data=row) for i, row in enumerate(rows))
-
-
-def _finish_game(
-    session: Session, table_id: int, game_id: int, record: dict[str, Any], winners: list[str], rounds: int
-) -> None:
-    game = session.get(GameRow, game_id)
-    table = session.get(TableRow, table_id)
-    assert game is not None and table is not None
-    game.status, game.record, game.winners, game.rounds = "finished", record, winners, rounds
-    game.finished_at = utcnow()
-    table.status = "finished"
-
-
-def _load_table(session: Session, code: str) -> dict[str, Any] | None:
-    table = session.scalar(select(TableRow).where(TableRow.code == code))
-    if table is None:
-        return None
-    seats = session.scalars(select(SeatRow).where(SeatRow.table_id == table.id).order_by(SeatRow.seat_no)).all()
-    out: dict[str, Any] = {
-        "id": table.id,
-        "code": table.code,
-        "preset": table.preset,
-        "options": table.options,
-        "turn_seconds": table.turn_seconds,
-        "status": table.status,
-        "host_seat": table.host_seat,
-        "games_played": table.games_played,
-        "game_id": table.game_id,
-        "seats": [Seat(r.name, r.kind, r.bot_level, r.token_hash) for r in seats],
-        "game": None,
-    }
-    if table.game_id is not None:
-        game = session.get(GameRow, table.game_id)
-        if game is not None:
-            steps = session.scalars(select(StepRow).where(StepRow.game_id == game.id).order_by(StepRow.idx)).all()
-            out["game"] = {
-                "id": game.id,
-                "preset": game.preset,
-                "options": game.options,
-                "seats": game.seats,
-                "players": game.players,
-                "seed": game.seed,
-                "status": game.status,
-                "steps": [s.data for s in steps],
-                "started": game.started_at.isoformat(timespec="seconds"),
-            }
-    return out
-
-
-def _create_table(
-    session: Session, code: str, preset: str, overrides: dict[str, Any], seconds: int, seats: list[Seat]
-) -> int | None:
-    if session.scalar(select(TableRow.id).where(TableRow.code == code)) is not None:
-        return None
-    table = TableRow(
-        code=code, preset=preset, options=overrides, turn_seconds=seconds, status="open", host_seat=0, games_played=0
-    )
-    session.add(table)
-    session.flush()
-    for i, seat in enumerate(seats):
-        _save_seat(session, table.id, i, seat)
-    return table.id
-
-
-class RoomManager:
-    """Every live table of one server, loaded from the database on first use."""
-
-    def __init__(self, store: Store, settings: Settings) -> None:
-        self.store = store
-        self.settings = settings
-        self.rooms: dict[str, Room] = {}
-        self.base_url = ""
-        self._loading = asyncio.Lock()
-
-    async def create(self, preset: str, name: str, overrides: dict[str, Any], turn_seconds: int) -> tuple[Room, str]:
-        name = clean_name(name)
-        try:
-            options = build_options(preset, overrides)
-        except OptionsError as e:
-            raise RoomError("bad_options", str(e)) from e
-        if not 0 <= turn_seconds <= 3600:
-            raise RoomError("bad_options", "the turn timer is 0 (none) to 3600 seconds")
-        preset = find_preset(preset).name
-        overrides = {**overrides, "num_players": options.num_players}
-        token = secrets.token_urlsafe(24)
-        seats = [Seat(name, "human", None, hash_token(token))] + [
-            Seat(f"Seat {i + 1}") for i in range(1, options.num_players)
-        ]
-        for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
-            )
-            if table_id is not None:
-                room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
-                self.rooms[code] = room
-                return room, token
-        raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
-
-    async def get(self, code: str) -> Room | None:
-        code = code.strip().upper()
-        if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARS:  # no table: the database need not look
-            return None
-        room = self.rooms.get(code)
-        if room is not None:
-            room.touched = time.monotonic()
-            return room
-        async with self._loading:
-            room = self.rooms.get(code)
-            if room is not None:
-                return room
-            data = await self.store.call(lambda s: _load_table(s, code))
-            if data is None:
-                return None
-            room = self._restore(data)
-            self.rooms[code] = room
-        if room.state is not None and room.status == "playing":
-            async with room.lock:
-                if room.state.is_chance:  # stored at a new game, before its first deal
-                    await room._advance(room.state, [])
-                elif room.state.is_terminal:  # stopped between the last step and the result
-                    await room._finish()
-                room._turn_changed()
-                room._schedule()
-        return room
-
-    def _restore(self, data: dict[str, Any]) -> Room:
-        room = Room(
-            self,
-            data["id"],
-            data["code"],
-            data["preset"],
-            dict(data["options"]),
-            data["turn_seconds"],
-            data["status"],
-            data["host_seat"],
-            list(data["seats"]),
-            data["games_played"],
-        )
-        g = data["game"]
-        if g is not None:
-            record = {
-                "format": FORMAT,
-                "version": VERSION,
-                "preset": g["preset"],
-                "options": g["options"],
-                "seats": g["seats"],
-                "players": g["players"],
-                "seed": g["seed"],
-                "steps": g["steps"],
-            }
-            game_state = None
-            for step in replay(record):
-                if room.recorder is None:
-                    room.game = step.before.game
-                    room.recorder = Recorder(
-                        room.game, seed=g["seed"], preset=g["preset"], players=g["players"], meta={"table": room.code}
-                    )
-                room.recorder.note(step.before, step.action, step.after, step.events, g["steps"][step.index])
-                room._note_round(step.before, step.events)
-                game_state = step.after
-            if room.recorder is None:  # a game stored before its first step
-                from ..record import game_from_record
-
-                room.game = game_from_record(record)
-                room.recorder = Recorder(room.game, seed=g["seed"], preset=g["preset"], players=g["players"])
-                game_state = room.game.new_initial_state()
-            room.recorder.data["meta"]["started"] = g["started"]
-            room.state = game_state
-            room.game_id = g["id"]
-            room.seed = g["seed"]
-        # Nobody is connected to a table just loaded: its people are away from now on, so their
-        # turns fall to a bot after the grace period, as for anyone who loses the connection.
-        now = time.monotonic()
-        room.away_since = {i: now for i, s in enumerate(room.seats) if s.kind == "human"}
-        return room
-
-    async def restore_playing(self) -> int:
-        """Load every table with a game in play (after a restart), so bots and timers go on."""
-        codes = await self.store.call(
-            lambda s: list(s.scalars(select(TableRow.code).where(TableRow.status == "playing")))
-        )
-        for code in codes:
-            await self.get(code)
-        return len(codes)
-
-    def idle(self, room: Room, now: float) -> bool:
-        """Whether `room` may leave memory: no game in play, nobody connected, nothing running
-        or waiting, and not asked for in `unload_after` seconds."""
-        return (
-            room.status != "playing"
-            and not room.conns
-            and not room.lock.locked()
-            and (room.task is None or room.task.done())
-            and now - room.touched >= self.settings.unload_after
-        )
-
-    def unload_idle(self, now: float | None = None) -> int:
-        """Drop the idle tables from memory (see `idle`); how many."""
-        now = time.monotonic() if now is None else now
-        gone = [code for code, room in self.rooms.items() if self.idle(room, now)]
-        for code in gone:
-            self.rooms.pop(code).close()
-        return len(gone)
-
-    async def sweep(self) -> None:
-        """Unload idle tables now and then, for as long as the server runs."""
-        every = max(1.0, min(60.0, self.settings.unload_after / 2))
-        while True:
-            await asyncio.sleep(every)
-            gone = self.unload_idle()
-            if gone:
-                log.info("unloaded %d idle tables; %d in memory", gone, len(self.rooms))
-
-    def close(self) -> None:
-        for room in self.rooms.values():
-            room.close()
+        return RoomManager
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -70,13 +70,19 @@ def run_server(
     public_url: str | None = None,
     unload_after: float = 600.0,
     reveal_pause: float = 5.0,
+    operator_bots: dict[str, str] | None = None,
 ) -> None:
     url = database_url or default_database_url()
     make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(
-        grace=grace, bot_delay=bot_delay, public_url=public_url, unload_after=unload_after, reveal_pause=reveal_pause
+        grace=grace,
+        bot_delay=bot_delay,
+        public_url=public_url,
+        unload_after=unload_after,
+        reveal_pause=reveal_pause,
+        operator_bots=dict(operator_bots or {}),
     )
     app = create_app(url, settings)
     config = uvicorn.Config(

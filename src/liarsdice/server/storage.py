@@ -1,4 +1,4 @@
-"""The database: tables, seats, games, every step of every game, and chat.
+"""The database: tables, seats, games, every step of every game, chat and bot accounts.
 
 One thread owns the connection and runs every database job in order. Jobs that arrive while a
 transaction is being committed are committed together in the next one (group commit), each in
@@ -118,6 +118,18 @@ class ChatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class BotAccountRow(Base):
+    """A bot account: a name and the SHA-256 of its secret token (the token itself is shown once)."""
+
+    __tablename__ = "bot_accounts"
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_bot_accounts_token_hash"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 def normalise_url(url: str) -> str:

@@ -140,3 +140,16 @@ def game_view_json(
             "challenge": challenge_word(o),
         },
     }
+
+
+def bot_view_json(state: GameState, seat: int) -> dict[str, Any]:
+    """`seat`'s view in the bot protocol's words (docs/bot-protocol.md, `act`): from the same
+    per-seat view, so it holds this seat's cup and no other."""
+    from ..botproto.messages import encode_action, encode_moves, encode_view
+
+    view = state.view(seat)
+    return {
+        "view": encode_view(view),
+        "moves": encode_moves(view.legal),
+        "legal": [encode_action(a) for a in view.legal_actions] if state.to_act == seat else [],
+    }

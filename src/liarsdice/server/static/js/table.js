@@ -11,7 +11,6 @@ import {
   die,
   fill,
   h,
-  ordinal,
   parseBid,
   plural,
   prefs,
@@ -21,7 +20,8 @@ import {
   wildFace,
   wildWords,
 } from "./common.js";
-import { clamp, defaultFace, exactWord, isEconomy, outcomeLines, pickerFaces, rankingGroups } from "./rules.js";
+import { bindReveal, closeReveal, flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
+import { clamp, defaultFace, exactWord, isEconomy, pickerFaces } from "./rules.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const CODE = decodeURIComponent(parts[0] === "t" && parts[1] ? parts[1] : parts[parts.length - 1] || "");
@@ -219,6 +219,9 @@ function onMessage(msg) {
       S.chat = Array.isArray(msg.messages) ? msg.messages.slice(-200) : [];
       renderChat(true);
       break;
+    case "called":
+      $("#invite-note").textContent = `Asked ${msg.bots === 1 ? "the bot account" : `${msg.bots} bot accounts`} online: the first to accept takes the first empty seat.`;
+      break;
     default:
       break; // pong and anything newer
   }
@@ -297,6 +300,8 @@ function onError(msg) {
       break;
     case "fill_bots":
     case "clear_bots":
+    case "invite_bot":
+    case "call_bots":
     case "configure":
     case "start":
     case "rematch":
@@ -421,12 +426,15 @@ function renderConnection() {
 function refreshHostButtons() {
   const t = S.table;
   const empty = t.seats.filter((s) => s.kind === "empty").length;
-  for (const id of ["#start", "#clear-bots", "#fill-bots", "#cfg-apply"]) delete $(id).dataset.offline;
+  for (const id of ["#start", "#clear-bots", "#fill-bots", "#cfg-apply", "#invite-send", "#call-bots"]) delete $(id).dataset.offline;
   $("#start").disabled = empty > 0;
   $("#start").title = empty > 0 ? "Every seat must be taken first" : "";
   $("#clear-bots").disabled = !t.seats.some((s) => s.kind === "bot");
   $("#fill-bots").disabled = empty === 0;
+  $("#invite-send").disabled = empty === 0 || !$("#invite-bot").value;
+  $("#call-bots").disabled = empty === 0;
   $("#cfg-apply").disabled = false;
+  loadOnlineBots();
 }
 
 function renderSeats() {
@@ -449,6 +457,7 @@ function renderSeats() {
     if (i === me) top.appendChild(h("span", { class: "badge accent", text: "you" }));
     if (t && i === t.host_seat && ts.kind !== "empty") top.appendChild(h("span", { class: "badge", text: "host" }));
     if (ts.kind === "bot") top.appendChild(h("span", { class: "badge", text: `bot${ts.bot_level ? ` · ${ts.bot_level}` : ""}` }));
+    if (ts.bot_account) top.appendChild(h("span", { class: "badge", text: "bot", title: `the bot account ${ts.bot_account}` }));
     if (ts.kind === "human" && !ts.connected) top.appendChild(h("span", { class: "badge", text: "away" }));
     if (ts.auto) top.appendChild(h("span", { class: "badge gold", text: "auto", title: "a bot plays for this seat for now" }));
     if (toAct) top.appendChild(h("span", { class: "badge accent", text: g.phase === "vote" ? "votes" : "to act" }));
@@ -1127,249 +1136,7 @@ function hideActionError() {
   $("#action-error").hidden = true;
 }
 
-// ----- reveal, log, result -----
-
-function revealLines(lr) {
-  const lines = Array.isArray(lr.lines) && lr.lines.length ? lr.lines : outcomeLines(lr, options());
-  // The hands are drawn as dice; keep the sentences.
-  return lines.filter((l) => !/^\s/.test(l)).map((l) => l.trim());
-}
-
-/** A reveal that arrives while this page follows the game opens by itself; one found on loading
- * the page opens only while its pause runs or when the game is over. */
-function noteReveal(g) {
-  const lr = g.last_round;
-  const key = lr ? `${g.game_id}:${lr.round}` : null;
-  const following = S.reveal.game === g.game_id;
-  S.reveal.game = g.game_id;
-  if (key === S.reveal.key) return;
-  const pausing = !!g.reveal_until && remainingMs(g.reveal_until) > 0;
-  S.reveal = { ...S.reveal, key, open: !!lr && (following || pausing || !!g.result), fresh: true, seen: false };
-}
-
-function openReveal(focus) {
-  S.reveal.open = true;
-  S.reveal.fresh = true;
-  renderGame();
-  if (focus) $("#reveal-card").focus({ preventScroll: true });
-}
-
-/** Continue: the reveal closes, and the server hears that this person has seen it. */
-function closeReveal() {
-  const lr = S.game?.last_round;
-  if (lr && !S.reveal.seen && link.send({ type: "seen", round: lr.round })) S.reveal.seen = true;
-  S.reveal.open = false;
-  renderGame();
-  if (S.game?.result) {
-    $("#result-card").focus({ preventScroll: true });
-    $("#result-card").scrollIntoView({ block: "nearest" });
-    return;
-  }
-  const primary = $("#actions:not([hidden]) button.primary:not(:disabled), #actions:not([hidden]) button[data-move]:not(:disabled)");
-  if (primary) primary.focus();
-  else $("#play-card").focus({ preventScroll: true });
-  $("#play-card").scrollIntoView({ block: "nearest" });
-}
-
-/** Scroll to the card a render asked for (a new reveal or result), once the page is drawn. */
-function flushBring() {
-  const node = S.bring;
-  S.bring = null;
-  if (node && !node.hidden && !inView(node)) node.scrollIntoView({ block: "start" });
-}
-
-/** Whether `node` is on screen from top to bottom (or fills it). */
-function inView(node) {
-  const r = node.getBoundingClientRect();
-  return r.top >= 0 && (r.bottom <= window.innerHeight || r.top < 80);
-}
-
-/** What each seat did in the check: who called, who was called, how each voter sided. */
-function roles(lr, word) {
-  const out = {};
-  const add = (name, text) => {
-    if (name) (out[name] ||= []).push(text);
-  };
-  if (lr.kind === "challenge") {
-    add(lr.caller, "called it");
-    add(lr.target, lr.pass_valid !== null && lr.pass_valid !== undefined ? "passed" : word);
-  } else if (lr.kind === "exact") {
-    add(lr.caller, `called ${S.game?.words?.exact || exactWord(options())}`);
-  } else if (lr.kind === "accusation") {
-    add(lr.caller, "accused");
-    add(lr.target, word);
-  } else if (lr.kind === "folds") {
-    add(lr.target, "last one in");
-  }
-  for (const name of lr.folded || []) add(name, "folded");
-  for (const [name, vote] of Object.entries(lr.votes || {})) add(name, vote === "believe" ? "believed" : "doubted");
-  return out;
-}
-
-function renderReveal() {
-  const g = S.game;
-  const card = $("#reveal-card");
-  const lr = g?.last_round;
-  if (!lr || !S.reveal.open) {
-    card.hidden = true;
-    return;
-  }
-  card.hidden = false;
-  const word = g.words?.bid || (isEconomy(options()) ? "claim" : "bid");
-  $("#reveal-title").textContent = `Round ${lr.round}: the reveal`;
-  const bid = parseBid(lr.bid);
-  const wild = lr.one_die_round ? null : wildFace(options());
-  const counts = (f) => !!bid && (f === bid[1] || (wild !== null && bid[1] !== wild && f === wild));
-  const shedding = options()?.goal === "shedding";
-  const who = roles(lr, word);
-  const rows = Object.entries(lr.hands || {}).map(([name, faces]) => {
-    const before = lr.dice_before?.[name];
-    const after = lr.dice_after?.[name];
-    const d = before !== undefined && after !== undefined ? after - before : 0;
-    const pushed = lr.pushed?.[name] || [];
-    const out = (lr.out || []).includes(name);
-    const chips = lr.chips_after?.[name];
-    return h(
-      "li",
-      { "data-name": name },
-      h("span", { class: "who" }, h("span", { text: name }), (who[name] || []).map((r) => h("span", { class: "badge role", text: r }))),
-      h(
-        "span",
-        { class: "dice" },
-        faces.map((f) => die(f, { size: "small", wild: f === wild, counted: counts(f), dim: !!bid && !counts(f) })),
-        pushed.length ? h("span", { class: "small muted", text: `pushed ${pushed.join(" ")}` }) : null,
-      ),
-      h(
-        "span",
-        { class: `delta ${(shedding ? -d : d) < 0 ? "minus" : d ? "plus" : ""}` },
-        d ? `${d > 0 ? "+" : "−"}${plural(Math.abs(d), "die", "dice")}` : "",
-        chips !== undefined ? h("span", { class: "small muted", text: ` ${plural(chips, "chip")}` }) : null,
-        out ? h("span", { class: "badge danger", text: shedding ? "finished" : "out" }) : null,
-      ),
-    );
-  });
-  const head = [];
-  if (bid) {
-    head.push(
-      h(
-        "p",
-        { class: "standing reveal-head" },
-        h("span", { class: "muted", text: capitalize(word) }),
-        h("span", { class: "big-bid", "aria-label": bidWords(bid[0], bid[1]) }, `${bid[0]} ×`, die(bid[1], { wild: bid[1] === wild })),
-        h("span", { class: "muted", text: "Counted" }),
-        h("span", { class: "big-bid", id: "reveal-count", text: lr.count ?? "?" }),
-      ),
-    );
-  }
-  const moves = Array.isArray(lr.moves) ? lr.moves : [];
-  fill(
-    $("#reveal-body"),
-    head,
-    moves.length
-      ? h(
-          "ol",
-          { class: "reveal-moves small", "aria-label": "The moves of the round" },
-          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: m.text || `${seatName(m.seat)}: ${JSON.stringify(m.action)}` })),
-        )
-      : null,
-    h("ul", { class: "hands", "aria-label": "Every hand" }, rows),
-    h("ul", { class: "lines" }, revealLines(lr).filter((l) => !/^Counted /.test(l)).map((l) => h("li", { text: l }))),
-  );
-  const button = $("#reveal-continue");
-  button.textContent = g.result ? "Close the reveal" : isMyTurn() ? "Continue: your turn" : "Continue";
-  const countdown = $("#reveal-countdown");
-  if (g.reveal_until && !g.result) countdown.dataset.revealUntil = g.reveal_until;
-  else delete countdown.dataset.revealUntil;
-  countdown.textContent = "";
-  $("#reveal-note").textContent =
-    g.reveal_until && !g.result && S.me.role === "player" ? "The next round's timer starts when everyone has pressed Continue, or when the pause is over." : "";
-  if (S.reveal.fresh) {
-    S.reveal.fresh = false;
-    card.classList.remove("fresh");
-    void card.offsetWidth;
-    card.classList.add("fresh");
-    // Where the eye is: a phone shows the reveal at the top of the screen, not 1,400 px down.
-    const typing = document.activeElement && document.activeElement.id === "chat-input";
-    if (!typing && !g.result) S.bring ||= card; // a result comes first
-  }
-}
-
-function renderLog() {
-  const g = S.game;
-  const card = $("#log-card");
-  if (!g) {
-    card.hidden = true;
-    return;
-  }
-  card.hidden = false;
-  $("#log-title").textContent = g.phase === "over" ? "The last round" : `Round ${g.round} so far`;
-  const me = mySeat();
-  const items = (g.history || []).map((x) => h("li", { class: x.seat === me ? "mine" : "", text: x.text || `${seatName(x.seat)}: ${JSON.stringify(x.action)}` }));
-  if (!items.length) items.push(h("li", { class: "muted", text: g.phase === "over" ? "—" : "No move yet this round." }));
-  const log = $("#log");
-  fill(log, items);
-  log.scrollTop = log.scrollHeight;
-}
-
-function renderResult() {
-  const g = S.game;
-  const card = $("#result-card");
-  const r = g?.result;
-  if (!r) {
-    card.hidden = true;
-    return;
-  }
-  const firstSight = card.hidden && S.resultShown !== g.game_id;
-  card.hidden = false;
-  const name = (x) => (typeof x === "number" ? seatName(x) : x);
-  const groups = rankingGroups({ ranking: (r.ranking || []).map((grp) => (Array.isArray(grp) ? grp : [grp]).map(name)), places: r.places || {} });
-  const me = mySeat();
-  const myName = me !== null ? seatName(me) : null;
-  // The moment of the game: who won, in one line, above the ranking.
-  const winners = groups.length ? groups[0][1] : [];
-  const myPlace = myName !== null ? groups.find(([, names]) => names.includes(myName))?.[0] : undefined;
-  const headline = $("#result-headline");
-  if (myPlace === 1) headline.textContent = winners.length > 1 ? `You won, sharing first place with ${winners.filter((n) => n !== myName).join(" and ")}!` : "You won!";
-  else if (myPlace !== undefined) headline.textContent = `You finished ${ordinal(myPlace)} of ${seatCount()}. ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
-  else headline.textContent = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.` : "The game is over.";
-  headline.className = `result-headline${myPlace === 1 ? " won" : ""}`;
-  if (firstSight) {
-    S.resultShown = g.game_id;
-    const typing = document.activeElement && document.activeElement.id === "chat-input";
-    if (!typing) S.bring = card;
-  }
-  fill(
-    $("#ranking"),
-    groups.map(([place, names]) =>
-      h(
-        "li",
-        { "data-place": place },
-        h("span", { class: "place", "aria-label": `${ordinal(place)} place`, text: place }),
-        h("span", { class: "names", text: names.join(", ") + (names.length > 1 ? " (shared)" : "") }),
-        myName && names.includes(myName) ? h("span", { class: "badge accent", text: "you" }) : null,
-      ),
-    ),
-  );
-  const extra = (Array.isArray(r.lines) ? r.lines : []).filter((l) => !/^\s*\d+\.\s/.test(l));
-  fill($("#result-lines"), extra.map((l) => h("li", { text: l.trim() })));
-  const row = $("#rematch-row");
-  if (S.me.host) {
-    fill(
-      row,
-      h("button", {
-        type: "button",
-        class: "primary",
-        id: "rematch",
-        text: "Rematch",
-        onclick: () => {
-          hideHostError();
-          if (!link.send({ type: "rematch" })) showActionError("You are not connected. Reconnecting…");
-        },
-      }),
-      h("span", { class: "small muted", text: "Same seats, same rules." }),
-    );
-  } else fill(row, h("span", { class: "small muted", text: "The host can start a rematch." }));
-}
+bindReveal({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hideHostError, showActionError });
 
 // ----- host controls -----
 
@@ -1573,6 +1340,12 @@ function setupStatic() {
   });
   $("#fill-bots").addEventListener("click", () => hostSend({ type: "fill_bots", level: $("#bot-level").value }));
   $("#clear-bots").addEventListener("click", () => hostSend({ type: "clear_bots" }));
+  $("#invite-send").addEventListener("click", () => {
+    const bot = $("#invite-bot").value;
+    if (bot) hostSend({ type: "invite_bot", bot });
+  });
+  $("#invite-bot").addEventListener("focus", () => loadOnlineBots(true));
+  $("#call-bots").addEventListener("click", () => hostSend({ type: "call_bots" }));
   $("#start").addEventListener("click", () => hostSend({ type: "start" }));
   $("#cfg-apply").addEventListener("click", () => {
     const n = Number($("#cfg-turn").value);
@@ -1603,6 +1376,28 @@ async function loadBotLevels() {
   } catch {
     // keep the built-in choices
   }
+}
+
+// The bots a host may invite (the operator's programs and the bot accounts online), asked for
+// while the host controls show, at most every few seconds.
+let onlineAsked = 0;
+async function loadOnlineBots(now = false) {
+  if (!now && Date.now() - onlineAsked < 5000) return;
+  onlineAsked = Date.now();
+  let bots;
+  try {
+    bots = await api("/api/bots/online");
+  } catch {
+    return;
+  }
+  const select = $("#invite-bot");
+  const chosen = select.value;
+  const label = (b) => `${b.name} (${b.kind === "operator" ? "run by this server" : "bot account, online"})`;
+  if (bots.length) select.replaceChildren(...bots.map((b) => h("option", { value: b.name, text: label(b) })));
+  else select.replaceChildren(h("option", { value: "", text: "No bot online" }));
+  select.value = bots.some((b) => b.name === chosen) ? chosen : bots[0]?.name ?? "";
+  const t = S.table;
+  if (t) $("#invite-send").disabled = !select.value || !t.seats.some((s) => s.kind === "empty") || !link.isOpen();
 }
 
 async function init() {

@@ -1,0 +1,180 @@
+"""Bot accounts: a name and a secret token, and the bots online on this server.
+
+An account is made by the operator (`liarsdice bot create NAME`); its token is shown once and
+only its SHA-256 is stored. With the token a bot opens `/ws/bot` and is online: hosts may invite
+it to an empty seat, it accepts or declines, and a seat it accepts is its own, with a seat token,
+played over `/ws/{code}` exactly as a browser plays a seat (docs/protocol.md, "Bot accounts").
+
+Operator bots (`liarsdice serve --bot NAME=COMMAND`) are programs the server runs itself, through
+`ExecBot`; they are listed beside the online accounts and seated at once when invited.
+"""
+
+from __future__ import annotations
+
+import hmac
+import itertools
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .connection import Connection
+from .limits import RoomError, clean_name, hash_token
+from .storage import BotAccountRow, as_utc, utcnow
+
+if TYPE_CHECKING:
+    from .rooms import Room
+
+ACCOUNT_LEVEL = "account:"  # a seat's bot_level for a bot account's seat: "account:NAME"
+OPERATOR_LEVEL = "operator:"  # a seat's bot_level for an operator's program: "operator:NAME"
+INVITE_LIMIT = 32  # invitations one bot may have unanswered; older ones are dropped
+
+
+class AccountError(ValueError):
+    """A bot account that cannot be made or found: the message says why."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def account_of(bot_level: str | None) -> str | None:
+    """The account name a seat's bot_level names, if it is an account's seat."""
+    if bot_level is not None and bot_level.startswith(ACCOUNT_LEVEL):
+        return bot_level[len(ACCOUNT_LEVEL) :]
+    return None
+
+
+# ----- database jobs (on the store's thread, or a CLI's own session) -----
+
+
+def create_account(session: Session, name: str) -> str:
+    """Make the account `name`; its token (shown once: only its hash is kept)."""
+    try:
+        name = clean_name(name)
+    except RoomError as e:
+        raise AccountError(e.message) from None
+    if session.scalar(select(BotAccountRow.id).where(BotAccountRow.name == name)) is not None:
+        raise AccountError(f"a bot account named {name!r} exists already: choose another name, or revoke it first")
+    token = new_token()
+    session.add(BotAccountRow(name=name, token_hash=hash_token(token)))
+    session.flush()
+    return token
+
+
+def list_accounts(session: Session) -> list[dict[str, Any]]:
+    rows = session.scalars(select(BotAccountRow).order_by(BotAccountRow.name)).all()
+    return [
+        {
+            "name": r.name,
+            "created": as_utc(r.created_at).isoformat(timespec="seconds"),
+            "revoked": as_utc(r.revoked_at).isoformat(timespec="seconds") if r.revoked_at else None,
+        }
+        for r in rows
+    ]
+
+
+def revoke_account(session: Session, name: str) -> None:
+    """Revoke `name`: its token is refused from now on (the name stays taken, for the records)."""
+    row = session.scalar(select(BotAccountRow).where(BotAccountRow.name == name))
+    if row is None:
+        raise AccountError(f"no bot account named {name!r} (`liarsdice bot list` shows them)")
+    if row.revoked_at is None:
+        row.revoked_at = utcnow()
+
+
+def account_for_token(session: Session, token: str) -> str | None:
+    """The name of the live account whose token this is; None for a wrong or revoked token."""
+    wanted = hash_token(token)
+    row = session.scalar(select(BotAccountRow).where(BotAccountRow.token_hash == wanted))
+    if row is None or row.revoked_at is not None or not hmac.compare_digest(row.token_hash, wanted):
+        return None
+    return row.name
+
+
+def still_live(session: Session, name: str) -> bool:
+    row = session.scalar(select(BotAccountRow).where(BotAccountRow.name == name))
+    return row is not None and row.revoked_at is None
+
+
+# ----- the bots online -----
+
+
+@dataclass
+class Invite:
+    id: int
+    room: Room
+    seat: int | None  # None: the first seat empty when it is accepted (a table that wants bots)
+    host: Connection
+    at: datetime
+
+
+class BotLobby:
+    """The bot accounts connected to `/ws/bot`, and the invitations they have not answered."""
+
+    def __init__(self, operator_bots: dict[str, str]) -> None:
+        self.operator_bots = dict(operator_bots)
+        self.online: dict[str, Connection] = {}
+        self.invites: dict[str, dict[int, Invite]] = {}
+        self._ids = itertools.count(1)
+
+    def listing(self) -> list[dict[str, str]]:
+        """The bots a host may invite: the operator's programs, then the accounts online."""
+        out = [{"name": n, "kind": "operator"} for n in sorted(self.operator_bots)]
+        out += [{"name": n, "kind": "account"} for n in sorted(self.online) if n not in self.operator_bots]
+        return out
+
+    def connect(self, name: str, conn: Connection) -> None:
+        """`name` is online on `conn`; an older connection of the same account is closed."""
+        old = self.online.get(name)
+        if old is not None and old is not conn:
+            old.send({"type": "error", "code": "replaced", "message": "this bot connected again", "ref": None})
+            old.stop()
+        self.online[name] = conn
+
+    def disconnect(self, name: str, conn: Connection) -> None:
+        if self.online.get(name) is conn:
+            del self.online[name]
+            self.invites.pop(name, None)
+
+    def invite(self, name: str, room: Room, seat: int | None, host: Connection) -> None:
+        conn = self.online.get(name)
+        if conn is None or conn.closed:
+            online = ", ".join(b["name"] for b in self.listing()) or "none"
+            raise RoomError("no_bot", f"no bot named {name!r} is online: the bots online are {online}")
+        pending = self.invites.setdefault(name, {})
+        invite = Invite(next(self._ids), room, seat, host, utcnow())
+        pending[invite.id] = invite
+        while len(pending) > INVITE_LIMIT:
+            pending.pop(next(iter(pending)))
+        options = room.options.to_dict()
+        conn.send(
+            {
+                "type": "invite",
+                "id": invite.id,
+                "table": room.code,
+                "seat": seat,
+                "preset": room.preset,
+                "options": options,
+                "turn_seconds": room.turn_seconds,
+                "seats": [s.name for s in room.seats],
+                "url": f"{room.manager.base_url}/t/{room.code}",
+            }
+        )
+
+    def call_all(self, room: Room, host: Connection) -> int:
+        """Tell every bot account online that `room` wants bots (an invitation to the first empty
+        seat, whichever it is when accepted); how many were told."""
+        names = [n for n, c in self.online.items() if not c.closed]
+        for name in names:
+            self.invite(name, room, None, host)
+        return len(names)
+
+    def take(self, name: str, invite_id: int) -> Invite:
+        invite = self.invites.get(name, {}).pop(invite_id, None)
+        if invite is None:
+            raise RoomError("no_invite", f"no invitation {invite_id} is waiting for this bot")
+        return invite
