@@ -1,6 +1,6 @@
 """Random legal playouts per second: our rules core beside OpenSpiel's `liars_dice`.
 
-    python benchmarks/playouts.py [--seconds S] [--repeats R] [--seed N]
+    python benchmarks/playouts.py [--seconds S] [--repeats R] [--seed N] [--clock cpu|wall]
 
 Measured, with the same Python loop for both engines (at a chance node sample an outcome,
 otherwise pick uniformly among the legal actions, apply; until the game is over):
@@ -14,11 +14,20 @@ otherwise pick uniformly among the legal actions, apply; until the game is over)
 - the same `openspiel` games through our PettingZoo environment (`liarsdice.pettingzoo.env`),
   driven the way PettingZoo documents (`agent_iter`, `last`, a random legal action from the
   action mask, `step`), if it is importable. Its steps are the agents' actions (chance is inside
-  `step`), and `steps/s` is the figure to compare with other environments.
+  `step`), and `steps/s` is the figure to compare with other environments;
+- the loop alone: the fast path's loop driving an engine whose methods do nothing, four steps a
+  game. No engine driven from this loop can be faster, so it bounds the ratios (1 die).
+
+Each loop is the one a Python user writes for that engine: ours takes `sample_chance(rng)`, the
+API's way to draw luck; OpenSpiel's draws from `chance_outcomes()` by their probabilities in a
+few lines of Python, faster than the `np.random.choice` of OpenSpiel's own examples.
 
 The machine is noisy, so the measurements are interleaved: each repetition runs every
 measurement once for S seconds, in turn, and the table reports the median over the R
-repetitions (with the lowest and highest). Nothing here is asserted; it prints figures.
+repetitions (with the lowest and highest). Time is the process's CPU time by default: every
+engine here runs in this one thread (OpenSpiel's C++ included), and on a shared machine the
+wall clock also counts the time other processes hold the CPU, which moved the ratios by a third
+between runs; `--clock wall` measures wall time. Nothing here is asserted; it prints figures.
 """
 
 from __future__ import annotations
@@ -82,6 +91,53 @@ def play_fast(fast: FastRound, rng: random.Random) -> int:
     return steps
 
 
+class LoopOnly:
+    """FastRound's interface doing nothing: a deal, three actions, over (the loop's own cost)."""
+
+    __slots__ = ("_steps", "_legal")
+
+    def __init__(self) -> None:
+        self._steps = 0
+        self._legal = (0, 1, 2)
+
+    def reset(self) -> None:
+        self._steps = 0
+
+    def is_terminal(self) -> bool:
+        return self._steps >= 4
+
+    def is_chance(self) -> bool:
+        return self._steps == 0
+
+    def deal_random(self, rng: random.Random) -> None:
+        self._steps = 1
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return self._legal
+
+    def apply(self, action: int) -> None:
+        self._steps += 1
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+
+def play_loop_only(loop: LoopOnly, rng: random.Random) -> int:
+    """play_fast's loop, for LoopOnly. A copy, not play_fast itself: CPython specialises each
+    call site for the type it sees, and a site that sees two types runs slower for both."""
+    loop.reset()
+    steps = 0
+    while not loop.is_terminal():
+        if loop.is_chance():
+            loop.deal_random(rng)
+        else:
+            legal = loop.legal_actions()
+            loop.apply(legal[int(rng.random() * len(legal))])
+        steps += 1
+    loop.returns()
+    return steps
+
+
 def play_pettingzoo(env: Any, rng: random.Random) -> int:
     """One random game through the PettingZoo AEC API; returns the number of actions taken."""
     env.reset(seed=int(rng.random() * 2**31))
@@ -129,15 +185,23 @@ class Measurement:
     steps: int = 0
     games: int = 0
 
-    def run(self, seconds: float, rng: random.Random) -> None:
+    def run(self, seconds: float, rng: random.Random, clock: Callable[[], float] = time.process_time) -> None:
+        # The clock is read between batches of games, not after each: reading the CPU clock is
+        # a system call of about a microsecond, as long as a whole game on the fast path. A
+        # batch doubles while it takes under 2 ms, so the reads cost well under 0.1%.
+        play = self.play
         games = steps = 0
-        start = time.perf_counter()
+        batch = 1
+        start = clock()
         deadline = start + seconds
         now = start
         while now < deadline or games == 0:
-            steps += self.play(rng)
-            games += 1
-            now = time.perf_counter()
+            for _ in range(batch):
+                steps += play(rng)
+            games += batch
+            before, now = now, clock()
+            if now - before < 0.002:
+                batch *= 2
         self.rates.append(games / (now - start))
         self.step_rates.append(steps / (now - start))
         self.games += games
@@ -157,6 +221,8 @@ def measurements() -> list[Measurement]:
         if pettingzoo_env is not None:
             env = pettingzoo_env(preset="openspiel", dice_per_player=dice)
             out.append(Measurement(label, "PettingZoo", partial(play_pettingzoo, env)))
+        if dice == 1:
+            out.append(Measurement(label, "loop alone", partial(play_loop_only, LoopOnly())))
     for players in (4, 6):
         ours = Game(preset_options("perudo", {"num_players": players}))
         label = f"perudo, {players} players, whole games"
@@ -176,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per measurement and repetition (1.0)")
     parser.add_argument("--repeats", type=int, default=5, help="interleaved repetitions; the median is shown (5)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random playouts (0)")
+    parser.add_argument(
+        "--clock", choices=("cpu", "wall"), default="cpu", help="CPU time of this process (cpu) or wall time"
+    )
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1:
         parser.error("--seconds must be above 0 and --repeats at least 1")
@@ -192,13 +261,15 @@ def main(argv: list[str] | None = None) -> int:
         print("The PettingZoo environment is not importable (pettingzoo, gymnasium): not measured.")
     todo = measurements()
     total = args.seconds * args.repeats * len(todo)
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
     print(
-        f"{len(todo)} measurements x {args.repeats} repetitions x {args.seconds:g} s, interleaved (~{total:.0f} s)",
+        f"{len(todo)} measurements x {args.repeats} repetitions x {args.seconds:g} s of "
+        f"{'CPU' if args.clock == 'cpu' else 'wall'} time, interleaved (~{total:.0f} s or more)",
         flush=True,
     )
     for rep in range(args.repeats):
         for i, m in enumerate(todo):
-            m.run(args.seconds, random.Random(args.seed * 1000 + rep * 100 + i))
+            m.run(args.seconds, random.Random(args.seed * 1000 + rep * 100 + i), clock)
         print(f"  repetition {rep + 1}/{args.repeats} done", flush=True)
 
     print()
@@ -223,7 +294,9 @@ def main(argv: list[str] | None = None) -> int:
         print()
         for label in dict.fromkeys(m.label for m in todo):
             if (label, "OpenSpiel") in medians:
-                for engine in ("liarsdice", "fast path"):
+                for engine in ("liarsdice", "fast path", "loop alone"):
+                    if (label, engine) not in medians:
+                        continue
                     ratio = medians[(label, engine)] / medians[(label, "OpenSpiel")]
                     print(f"ratio {engine}/OpenSpiel, {label}: {ratio:.2f}")
     return 0

@@ -2,8 +2,10 @@
 
 Playouts take quick paths through `GameState` (rolls kept per table, legal actions cached per
 ladder rung, a bid or challenge settled without building the legal actions, a single round
-finished in one step) and `FastRound` draws a deal of few dice at once. Whatever path an action
-takes, the rules, the refusals and their messages are those of the slow path.
+finished in one step, a round of few dice keeping its rolls, counts and endings, legal-move
+summaries kept per rung, views filled slot by slot) and `FastRound` draws a deal of few dice at
+once. Whatever path an action takes, the rules, the refusals and their messages are those of the
+slow path.
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from collections import Counter
 import pytest
 
 from liarsdice.rules import (
+    PRESETS,
+    AnyAction,
     Bid,
     BidAction,
     Challenge,
     Exact,
     Game,
     GameOver,
+    GameState,
     IllegalAction,
+    PlayerView,
     Roll,
     RoundResolved,
     preset_options,
@@ -125,3 +131,137 @@ def test_a_fast_deal_of_many_dice_deals_every_die() -> None:
         assert len(fast._dice) == 10
         faces.update(fast._dice)
     assert set(faces) == set(range(1, 7)) and min(faces.values()) > 3_000
+
+
+def random_game(game: Game, rng: random.Random) -> list[tuple[AnyAction, GameState, tuple[object, ...]]]:
+    """A random game: every action with the state it led to and its events."""
+    state = game.new_initial_state()
+    steps: list[tuple[AnyAction, GameState, tuple[object, ...]]] = []
+    while not state.is_terminal:
+        if state.is_chance:
+            action: AnyAction = state.sample_chance(rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        state, events = state.apply(action)
+        steps.append((action, state, events))
+    return steps
+
+
+def seen(state: GameState) -> tuple[object, ...]:
+    """Everything a state shows: repr, readers, legal moves and actions, every seat's view."""
+    views = tuple(state.view(seat) for seat in (None, *range(len(state.seats))))
+    return (
+        repr(state),
+        state.result,
+        state.returns(),
+        state.last_outcome,
+        state.legal_moves(),
+        state.legal_actions(),
+        views,
+    )
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"dice_per_player": 1},
+        {"dice_per_player": 2, "faces": 3},
+        {"dice_per_player": 1, "exact": "others_lose"},
+        {"dice_per_player": 1, "wild_face": "none", "bid_order": "face_major"},
+    ],
+)
+def test_replayed_rounds_end_as_fresh_ones(overrides: dict[str, object]) -> None:
+    """Playouts from one game reuse its kept rolls, counts, endings and legal moves; the same
+    actions in a fresh game (nothing kept yet) give the same states, events and views."""
+    shared = Game(preset_options("openspiel", overrides))
+    rng = random.Random(11)
+    for _ in range(300):
+        steps = random_game(shared, rng)
+        fresh = Game(preset_options("openspiel", overrides)).new_initial_state()
+        for action, state, events in steps:
+            fresh, fresh_events = fresh.apply(action)
+            assert fresh_events == events
+            assert seen(fresh) == seen(state)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_kept_legal_moves_are_those_worked_out_afresh(name: str) -> None:
+    game = Game(preset_options(name, {"num_players": 2} if name == "openspiel" else {"num_players": 3}))
+    rng = random.Random(12)
+    for _ in range(20):
+        for _action, state, _events in random_game(game, rng):
+            if state.phase == "turn":
+                assert state.legal_moves() == state._legal_moves()  # worked out, not looked up
+
+
+def view_from_readers(state: GameState, seat: int | None) -> PlayerView:
+    """The view as the constructor builds it from the state's public readers."""
+    n = len(state.seats)
+    mine = seat is not None and state.to_act == seat and state.phase in ("turn", "vote")
+    cups = {s: state.view(s).cup for s in range(n)}
+    base = state.view(None)
+    return PlayerView(
+        seat=seat,
+        seats=state.seats,
+        options=state.options,
+        round_no=state.round_no,
+        phase=state.phase,
+        to_act=state.to_act,
+        starter=state.starter,
+        one_die_round=state.one_die_round,
+        wild=base.wild,
+        dice=state.dice,
+        active=tuple(s in state.active_seats for s in range(n)),
+        out_round=state.out_round,
+        cup=cups[seat] if seat is not None else (),
+        pushed=state.pushed,
+        history=state.history,
+        standing_bid=state.standing_bid,
+        standing_bidder=state.standing_bidder,
+        passed=base.passed,
+        exact_used=state.exact_used,
+        special_done=state.special_done,
+        voters_left=base.voters_left,
+        chips=state.chips,
+        round_pot=state.round_pot,
+        running_pot=state.running_pot,
+        current_bet=state.current_bet,
+        paid=base.paid,
+        folded=state.folded,
+        dice_in_play=state.dice_in_play,
+        legal=state.legal_moves() if mine else None,
+        legal_actions=state.legal_actions() if mine else (),
+        last_outcome=state.last_outcome,
+        result=state.result,
+    )
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_view_is_the_one_the_constructor_builds(name: str) -> None:
+    game = Game(preset_options(name, {} if name == "openspiel" else {"num_players": 3}))
+    rng = random.Random(13)
+    for _ in range(10):
+        for _action, state, _events in random_game(game, rng):
+            for seat in (None, *range(len(state.seats))):
+                view = state.view(seat)
+                assert view == view_from_readers(state, seat)
+                assert repr(view) == repr(view_from_readers(state, seat))
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {"dice_per_player": 1},  # 36 rolls: numbered and kept
+        {"dice_per_player": 2, "faces": 4},  # 256 rolls: numbered and kept
+        {"dice_per_player": 3},  # 46,656 rolls: drawn die by die
+    ],
+)
+def test_a_drawn_roll_is_the_one_the_seed_gives_die_by_die(overrides: dict[str, object]) -> None:
+    """The same generator gives the same roll however it is drawn: numbered from a list of few
+    outcomes, or die by die (ChanceSpec.sample draws the dice in seat order)."""
+    state = Game(preset_options("openspiel", overrides)).new_initial_state()
+    for seed in range(400):
+        drawn = state.sample_chance(random.Random(seed))
+        assert drawn == state.chance_spec().sample(random.Random(seed))
+        assert type(drawn) is Roll and all(type(hand) is tuple for hand in drawn.hands)

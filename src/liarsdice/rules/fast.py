@@ -56,6 +56,7 @@ class FastRound:
         "_dealt",
         "_total",
         "_deals",
+        "_num_deals",
         "_to_act",
         "_standing",
         "_bidder",
@@ -125,9 +126,11 @@ class FastRound:
         self._total = sum(self.dice)
         # Few dice: every deal listed once, and a random deal is one draw from the list.
         self._deals = _deals(self.faces, self._total) if self.faces**self._total <= _DEALS_LISTED else None
+        self._num_deals = len(self._deals) if self._deals is not None else 0
         # _after[seat][i]: the legal actions of `seat` answering a bid on rung i, built when
         # first needed and kept (immutable tuples), so that a playout step looks them up.
         self._after: list[list[tuple[int, ...] | None]] = [[None] * B for _ in range(n)]
+        self._stack: list[tuple[int, int, int, tuple[int, ...]]] = []  # what undo restores
         self.reset()
 
     # ----- chance -----
@@ -139,7 +142,7 @@ class FastRound:
         self._to_act = self.starter
         self._standing = -1
         self._bidder = -1
-        self._stack: list[tuple[int, int, int, tuple[int, ...]]] = []
+        self._stack.clear()
         self._over = False
         self._last = -1
         self._legal: tuple[int, ...] = ()
@@ -156,11 +159,11 @@ class FastRound:
 
     def deal_random(self, rng: random.Random) -> None:
         """A uniformly random deal: one draw among all deals when they are few, else a draw per die."""
-        rnd = rng.random
         deals = self._deals
         if deals is not None:
-            self._dice = deals[int(rnd() * len(deals))]
+            self._dice = deals[int(rng.random() * self._num_deals)]
         else:
+            rnd = rng.random
             faces = self.faces
             self._dice = [int(rnd() * faces) + 1 for _ in range(self._total)]
         self._dealt = True
@@ -237,10 +240,21 @@ class FastRound:
 
     def returns(self) -> list[float]:
         """+1 to the winner of the check, -1 to the loser, 0 to everyone else."""
+        # winner_loser(), inlined: every playout ends here.
+        i = self._standing
+        face = self.face[i]
+        wild = self.wild
+        c = self._dice.count(face)
+        if wild is not None and wild != face:
+            c += self._dice.count(wild)
+        q = self.quantity[i]
         out = [0.0] * self.n
-        winner, loser = self.winner_loser()
-        out[winner] = 1.0
-        out[loser] = -1.0
+        if (c == q) if self._last == self.EXACT else (c < q):  # the caller is right
+            out[self._to_act] = 1.0
+            out[self._bidder] = -1.0
+        else:
+            out[self._bidder] = 1.0
+            out[self._to_act] = -1.0
         return out
 
     def dice_change(self) -> list[int]:
