@@ -10,6 +10,11 @@ timed with `time.perf_counter` around the call alone (the engine's work to build
 counted). The table gives p50, p99 and the maximum in milliseconds per preset and bot. The
 machine may be noisy, so the presets are played in interleaved rounds of a few games each.
 Nothing is asserted; it prints figures.
+
+The `duel` bot plays its trained strategy in two-player rounds only; time it there, e.g. in
+5 vs 5 rounds of the `openspiel` preset (top wild) after `liarsdice train --dice 5 5 --wild top`:
+
+    python benchmarks/bots.py --bots duel --players 2 --presets openspiel
 """
 
 from __future__ import annotations

@@ -21,14 +21,11 @@ from liarsdice.arena import (
     GameRow,
     entry_labels,
     game_seed,
-    mean_interval,
     parse_lineup,
-    ratings,
     run_arena,
     seating,
-    wilson,
-    win_shares,
 )
+from liarsdice.arena_stats import mean_interval, ratings, wilson, win_shares
 from liarsdice.botproto.driver import ExecSettings
 from liarsdice.bots import Limit, RandomBot
 from liarsdice.cli import build_options

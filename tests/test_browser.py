@@ -675,3 +675,35 @@ def test_the_host_invites_a_bot_from_the_list_and_it_is_marked_as_a_bot(server: 
     page.wait_for_selector("#start:not([disabled])")
     assert page.locator("#invite-send").is_disabled()  # no empty seat left
     page.context.close()
+
+
+def test_a_bot_account_is_made_on_the_page_with_its_token_and_connect_line(server: Server, browser: Any) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    errors: list[str] = []
+    _watch_errors(page, "bots", errors)
+    page.goto(f"{server.url}/")
+    page.click("nav a[href='/bots']")
+    page.wait_for_url(f"{server.url}/bots")
+    page.fill("#bot-name", "Pagebot")
+    page.click("#make-btn")
+    page.wait_for_selector("#made:not([hidden])")
+    token = page.input_value("#made-token")
+    assert len(token) >= 40
+    assert page.input_value("#made-command") == f"liarsdice bot connect {server.url} --token {token} -- ./mybot"
+    assert "not shown again" in page.locator("#made").inner_text()
+    page.locator("#accounts-body tr[data-bot='Pagebot']").wait_for()
+    assert token not in page.locator("#accounts").inner_text()
+    page.fill("#bot-name", "Pagebot")  # taken: the reason is shown, the name kept to be corrected
+    page.click("#make-btn")
+    page.wait_for_selector("#make-error:not([hidden])")
+    assert "exists already" in page.locator("#make-error").inner_text()
+    assert page.input_value("#bot-name") == "Pagebot"
+    page.fill("#revoke-token", token)
+    page.click("#revoke-btn")
+    page.wait_for_selector("#revoke-done:not([hidden])")
+    assert "Pagebot is revoked" in page.locator("#revoke-done").inner_text()
+    page.wait_for_selector("#accounts-body tr[data-bot='Pagebot']", state="detached")
+    page.screenshot(path=str(_artifacts() / "bots-page.png"), full_page=True)
+    assert [e for e in errors if "status of 409" not in e] == []  # the taken name's 409 is logged by chromium
+    context.close()

@@ -266,6 +266,7 @@ def test_a_bot_accounts_messages_never_hold_another_seats_cup(tmp_path: Path, mo
             events = Connection(nothing, nothing)
             sent: list[dict[str, Any]] = []
             events.send = lambda message: sent.append(message)  # type: ignore[assignment, method-assign, return-value]
+            await store.call(lambda s: create_account(s, "Robo"))  # a seat token works for a live account only
             manager.lobby.connect("Robo", events)
             await room.invite_bot(host, "Robo", 1)
             invite = manager.lobby.take("Robo", sent[-1]["id"])
@@ -415,3 +416,163 @@ class _SyncSession:
 
     def receive_text(self) -> str:
         return str(self.ws.recv(timeout=60))
+
+
+# ----- accounts made on the /bots page, and revocation that lets the bot go -----
+
+
+def make_on_page(client: TestClient, name: str) -> Any:
+    return client.post("/api/bot-accounts", json={"name": name})
+
+
+def test_the_page_makes_an_account_whose_token_connects_and_the_list_never_shows_a_token(
+    client: TestClient,
+) -> None:
+    made = make_on_page(client, "  Robo  ")
+    assert made.status_code == 200, made.text
+    body = made.json()
+    assert set(body) == {"name", "token"} and body["name"] == "Robo" and len(body["token"]) >= 40
+    with bot_socket(client, body["token"]) as ws:
+        assert json.loads(ws.receive_text()) | {"server_time": 0} == {
+            "type": "welcome",
+            "bot": "Robo",
+            "server_time": 0,
+        }
+        listed = client.get("/api/bot-accounts")
+        assert listed.status_code == 200
+        assert [(a["name"], a["online"]) for a in listed.json()["accounts"]] == [("Robo", True)]
+        assert listed.json()["signup"] is True
+        assert body["token"] not in listed.text and limits.hash_token(body["token"]) not in listed.text
+    assert client.get("/api/bot-accounts").json()["accounts"][0]["online"] is False
+    assert client.get("/api/bot-accounts").json()["accounts"][0]["created"]
+
+
+def test_the_page_refuses_a_taken_or_bad_name_with_the_reason(client: TestClient) -> None:
+    account(client, "Robo")
+    taken = make_on_page(client, "Robo")
+    assert taken.status_code == 409 and "exists already" in taken.json()["detail"], taken.text
+    for bad in ("", "   ", "Ro\u200bbo", "x" * 100):
+        refused = make_on_page(client, bad)
+        assert refused.status_code == 422, (bad, refused.text)
+        assert isinstance(refused.json()["detail"], str) and refused.json()["detail"], refused.text
+    assert [a["name"] for a in client.get("/api/bot-accounts").json()["accounts"]] == ["Robo"]
+
+
+def test_making_accounts_on_the_page_is_rate_limited_per_address(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_signups_per_hour=3) as client:
+        assert make_on_page(client, "Taken").status_code == 200
+        assert make_on_page(client, "Taken").status_code == 409  # a refusal makes nothing and costs nothing
+        for name in ("B2", "B3"):
+            assert make_on_page(client, name).status_code == 200
+        limited = make_on_page(client, "B4")
+        assert limited.status_code == 429, limited.text
+        assert "at most 3 bot accounts an hour" in limited.json()["detail"]
+        assert "try again in 60 minutes" in limited.json()["detail"]
+        assert 3500 <= int(limited.headers["Retry-After"]) <= 3600
+        assert len(client.get("/api/bot-accounts").json()["accounts"]) == 3
+
+
+def test_no_bot_signup_refuses_making_accounts_on_the_page(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", bot_signup=False) as client:
+        assert client.get("/api/bot-accounts").json() == {"signup": False, "accounts": []}
+        refused = make_on_page(client, "Robo")
+        assert refused.status_code == 403 and "liarsdice bot create NAME" in refused.json()["detail"]
+        assert client.get("/api/bot-accounts").json()["accounts"] == []
+        assert client.get("/bots").status_code == 200  # the page still lists accounts and revokes
+
+
+def test_revoking_by_token_works_and_a_wrong_token_is_refused(client: TestClient) -> None:
+    token = make_on_page(client, "Robo").json()["token"]
+    wrong = client.post("/api/bot-accounts/revoke", json={"token": token[:-2] + "zz"})
+    assert wrong.status_code == 403 and "wrong, or revoked already" in wrong.json()["detail"]
+    done = client.post("/api/bot-accounts/revoke", json={"token": token})
+    assert done.status_code == 200 and done.json() == {"name": "Robo", "revoked": True}
+    assert client.get("/api/bot-accounts").json()["accounts"] == []
+    assert client.post("/api/bot-accounts/revoke", json={"token": token}).status_code == 403
+    with bot_socket(client, token) as ws:
+        assert json.loads(ws.receive_text())["code"] == "bad_token"
+    assert make_on_page(client, "Robo").status_code == 409  # the name stays taken, for the records
+
+
+def _seat_bot(client: TestClient, bot: Any) -> tuple[Message, str]:
+    """A table with its host at seat 0 and the bot account on the event socket `bot` invited to
+    seat 1: the table, and the bot's seat token."""
+    table = create(client, "perudo", options={"num_players": 2})
+    bot.receive_text()
+    with connect(client, table["code"], table["token"]) as host:
+        host.send(type="invite_bot", bot="Robo")
+        invite = json.loads(bot.receive_text())
+        bot.send_text(json.dumps({"type": "accept", "id": invite["id"]}))
+        seated = json.loads(bot.receive_text())
+        assert seated["type"] == "seated" and seated["seat"] == 1, seated
+    return table, seated["token"]
+
+
+def _until_let_go(bot: Any, seat: Socket, client: TestClient) -> None:
+    """The bot's event socket and its seat's socket are told of the revocation and closed."""
+    assert json.loads(bot.receive_text())["code"] == "revoked"
+    with pytest.raises(WebSocketDisconnect) as closed:
+        bot.receive_text()
+    assert closed.value.code == 4001
+    assert seat.error("revoked")["message"] == "the bot account 'Robo' was revoked"
+    with pytest.raises(WebSocketDisconnect):
+        seat.recv()
+    assert client.get("/api/bots/online").json() == []
+
+
+def _seat_token_refused(client: TestClient, code: str, token: str) -> None:
+    with client.websocket_connect(f"/ws/{code}") as session:
+        session.send_text(json.dumps({"type": "hello", "token": token}))
+        refused = json.loads(session.receive_text())
+    assert refused["code"] == "revoked", refused
+    assert "its seat tokens no longer work" in refused["message"]
+
+
+def test_revoking_on_the_page_disconnects_the_bot_and_its_seat_is_played_as_an_away_seat(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}", grace=0.3) as client:
+        token = make_on_page(client, "Robo").json()["token"]
+        with bot_socket(client, token) as bot:
+            table, seat_token = _seat_bot(client, bot)
+            with (
+                connect(client, table["code"], seat_token) as seat,
+                connect(client, table["code"], table["token"]) as host,
+            ):
+                host.send(type="start", ref=1)
+                message = host.until(lambda m: m["type"] == "state" and m["state"]["to_act"] is not None)
+                assert client.post("/api/bot-accounts/revoke", json={"token": token}).status_code == 200
+                _until_let_go(bot, seat, client)
+                # seat 1 is away now: when its turn comes a bot plays it after the grace period
+                rng = random.Random(1)
+                for _ in range(2000):
+                    if message["type"] == "table" and message["table"]["seats"][1]["auto"]:
+                        break
+                    state = message.get("state") if message["type"] == "state" else None
+                    if state and state["result"] is None and state["to_act"] == 0:
+                        move = random_move(state, rng)
+                        if move is not None:
+                            host.send(type="act", action=move)
+                    message = host.recv()
+                else:
+                    pytest.fail("the revoked bot's seat was never played for it")
+                assert message["table"]["seats"][1]["connected"] is False
+        _seat_token_refused(client, table["code"], seat_token)
+
+
+def test_revoking_from_the_command_line_disconnects_the_bot_within_the_check(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    with serving(url, revocation_check=0.2) as client:
+        token = make_on_page(client, "Robo").json()["token"]
+        with bot_socket(client, token) as bot:
+            table, seat_token = _seat_bot(client, bot)
+            with connect(client, table["code"], seat_token) as seat:
+                env = {**os.environ, "LIARSDICE_DATA": str(tmp_path)}
+                gone = subprocess.run(
+                    [*CLI, "bot", "revoke", "Robo", "--database-url", url], capture_output=True, text=True, env=env
+                )
+                assert gone.returncode == 0, gone.stderr
+                deadline = time.monotonic() + 10
+                while client.get("/api/bots/online").json() and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                assert client.get("/api/bots/online").json() == [], "the revoked bot is still online"
+                _until_let_go(bot, seat, client)
+        _seat_token_refused(client, table["code"], seat_token)

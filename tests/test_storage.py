@@ -23,7 +23,7 @@ def _newest_revision() -> str:
     import liarsdice.server.storage as storage
 
     head = ScriptDirectory(str(Path(storage.__file__).parent / "migrations")).get_current_head()
-    assert head is not None and head != "0001"  # 0002 added the bot accounts
+    assert head is not None
     return head
 
 
@@ -39,6 +39,29 @@ def test_migrations_are_idempotent_and_match_the_models(database_url: str) -> No
         with store.engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
             assert MigrationContext.configure(conn).get_current_revision() == _newest_revision()
+    finally:
+        store.close()
+
+
+def test_a_seat_holds_an_operator_bot_with_the_longest_name(database_url: str) -> None:
+    from liarsdice.server.limits import NAME_MAX
+    from liarsdice.server.storage import SeatRow
+
+    level = "operator:" + "x" * NAME_MAX  # PostgreSQL refuses a value longer than its column
+    store = Store(database_url)
+
+    def job(s: Session) -> str | None:
+        table = TableRow(
+            code="LONGBT", preset="classic", options={}, turn_seconds=0, status="open", host_seat=0, games_played=0
+        )
+        s.add(table)
+        s.flush()
+        s.add(SeatRow(table_id=table.id, seat_no=0, name="x" * NAME_MAX, kind="bot", bot_level=level))
+        s.flush()
+        return s.scalar(select(SeatRow.bot_level).where(SeatRow.table_id == table.id))
+
+    try:
+        assert store.call_sync(job) == level
     finally:
         store.close()
 

@@ -6,6 +6,7 @@ import io
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,32 @@ def replays(path: Path) -> dict[str, Any]:
     steps = list(replay(data))
     assert len(steps) == len(data["steps"]) > 0
     return data
+
+
+def play(
+    console: Console,
+    record_dir: Path,
+    preset: str,
+    overrides: dict[str, Any],
+    *,
+    seed: int,
+    humans: int = 1,
+    names: Sequence[str] = (),
+    bots: str = "random",
+    **settings: Any,
+) -> int:
+    """`run_play` at a preset's table, one person and random bots unless told otherwise."""
+    return run_play(
+        preset=preset,
+        options=preset_options(preset, overrides),
+        humans=humans,
+        names=list(names),
+        bot_level=bots,
+        seed=seed,
+        record_dir=record_dir,
+        console=console,
+        **settings,
+    )
 
 
 class Script:
@@ -184,17 +211,7 @@ def test_bots_alone_play_every_preset_to_the_end(preset: str, tmp_path: Path) ->
 def _scripted_game(preset: str, players: int, tmp_path: Path, seed: int) -> tuple[str, Script, dict[str, Any]]:
     console = make_console()
     script = Script(console)
-    code = run_play(
-        preset=preset,
-        options=preset_options(preset, {"num_players": players}),
-        humans=1,
-        names=[],
-        bot_level="random",
-        seed=seed,
-        record_dir=tmp_path,
-        console=console,
-        read_line=script,
-    )
+    code = play(console, tmp_path, preset, {"num_players": players}, seed=seed, read_line=script)
     assert code == 0
     return output(console), script, replays(only_record(tmp_path))
 
@@ -220,17 +237,8 @@ def test_a_scripted_person_plays_a_whole_game(preset: str, players: int, seed: i
 def test_a_challenge_without_a_target_is_explained_by_the_rules(tmp_path: Path) -> None:
     console = make_console()
     script = Script(console, opening=("challenge", "quit"))
-    options = preset_options("classic", {"num_players": 2, "first_starter": 0})
-    code = run_play(
-        preset="classic",
-        options=options,
-        humans=1,
-        names=["Ann"],
-        bot_level="random",
-        seed=1,
-        record_dir=tmp_path,
-        console=console,
-        read_line=script,
+    code = play(
+        console, tmp_path, "classic", {"num_players": 2, "first_starter": 0}, seed=1, names=["Ann"], read_line=script
     )
     assert code == 0
     assert "Not allowed: there is nothing to challenge yet" in output(console)
@@ -239,15 +247,15 @@ def test_a_challenge_without_a_target_is_explained_by_the_rules(tmp_path: Path) 
 def test_hot_seat_hides_each_cup_from_the_others(tmp_path: Path) -> None:
     console = make_console()
     script = Script(console, opening=())
-    code = run_play(
-        preset="perudo",
-        options=preset_options("perudo", {"num_players": 3}),
+    code = play(
+        console,
+        tmp_path,
+        "perudo",
+        {"num_players": 3},
+        seed=7,
         humans=2,
         names=["Ann", "Bob"],
-        bot_level="probability",
-        seed=7,
-        record_dir=tmp_path,
-        console=console,
+        bots="probability",
         read_line=script,
     )
     assert code == 0
@@ -279,17 +287,7 @@ def test_stopping_early_still_writes_a_record(stop: str, tmp_path: Path) -> None
             raise KeyboardInterrupt
         return "quit"
 
-    code = run_play(
-        preset="soar",
-        options=preset_options("soar", {"num_players": 3}),
-        humans=1,
-        names=[],
-        bot_level="probability",
-        seed=3,
-        record_dir=tmp_path,
-        console=console,
-        read_line=read_line,
-    )
+    code = play(console, tmp_path, "soar", {"num_players": 3}, seed=3, bots="probability", read_line=read_line)
     assert code == (130 if stop == "ctrl-c" else 0)
     text = output(console)
     assert "Game stopped (" in text and "Seed: 3" in text
@@ -505,17 +503,7 @@ def test_accuse_with_a_raise_is_typed_as_the_moves_say(tmp_path: Path) -> None:
             return super().choose(offered)
 
     script = RaisingAccuser(console)
-    code = run_play(
-        preset="tavern",
-        options=preset_options("tavern", {"num_players": 3}),
-        humans=1,
-        names=[],
-        bot_level="random",
-        seed=4,
-        record_dir=tmp_path,
-        console=console,
-        read_line=script,
-    )
+    code = play(console, tmp_path, "tavern", {"num_players": 3}, seed=4, read_line=script)
     assert code == 0
     text = output(console)
     assert script.raised, "the game never offered an accusation with a raise"
@@ -529,16 +517,8 @@ def test_accuse_with_a_raise_is_typed_as_the_moves_say(tmp_path: Path) -> None:
 def _help_moves(preset: str, players: int, tmp_path: Path) -> tuple[list[tuple[str, str]], str]:
     """The Moves section of `help`, as (what to type, what it does), and the whole screen."""
     console = make_console()
-    code = run_play(
-        preset=preset,
-        options=preset_options(preset, {"num_players": players}),
-        humans=1,
-        names=[],
-        bot_level="random",
-        seed=1,
-        record_dir=tmp_path,
-        console=console,
-        read_line=Script(console, opening=("help", "quit")),
+    code = play(
+        console, tmp_path, preset, {"num_players": players}, seed=1, read_line=Script(console, opening=("help", "quit"))
     )
     assert code == 0
     text = output(console)
@@ -576,15 +556,12 @@ def test_help_offers_only_the_moves_of_the_table_each_as_typed(preset: str, tmp_
 
 def test_an_unknown_move_is_answered_with_the_moves_of_the_table(tmp_path: Path) -> None:
     console = make_console()
-    code = run_play(
-        preset="perudo",
-        options=preset_options("perudo", {"num_players": 2, "first_starter": 0}),
-        humans=1,
-        names=[],
-        bot_level="random",
+    code = play(
+        console,
+        tmp_path / "perudo",
+        "perudo",
+        {"num_players": 2, "first_starter": 0},
         seed=1,
-        record_dir=tmp_path / "perudo",
-        console=console,
         read_line=Script(console, opening=("blah blah", "believe", "accuse", "quit")),
     )
     assert code == 0
@@ -595,15 +572,12 @@ def test_an_unknown_move_is_answered_with_the_moves_of_the_table(tmp_path: Path)
     assert "believe/doubt" not in text and " pass" not in text
 
     console = make_console()
-    code = run_play(
-        preset="tavern",
-        options=preset_options("tavern", {"num_players": 2, "first_starter": 0}),
-        humans=1,
-        names=[],
-        bot_level="random",
+    code = play(
+        console,
+        tmp_path / "tavern",
+        "tavern",
+        {"num_players": 2, "first_starter": 0},
         seed=1,
-        record_dir=tmp_path / "tavern",
-        console=console,
         read_line=Script(console, opening=("blah", "challenge", "quit")),
     )
     assert code == 0
@@ -635,15 +609,15 @@ def test_hot_seat_clears_the_scrollback_before_the_device_is_passed(tmp_path: Pa
     monkeypatch.setenv("TERM", "xterm-256color")
     console = Console(file=io.StringIO(), width=200, color_system=None, force_terminal=True, legacy_windows=False)
     script = Script(console, opening=())
-    code = run_play(
-        preset="perudo",
-        options=preset_options("perudo", {"num_players": 3}),
+    code = play(
+        console,
+        tmp_path,
+        "perudo",
+        {"num_players": 3},
+        seed=7,
         humans=2,
         names=["Ann", "Bob"],
-        bot_level="probability",
-        seed=7,
-        record_dir=tmp_path,
-        console=console,
+        bots="probability",
         read_line=script,
     )
     assert code == 0
@@ -665,15 +639,13 @@ def test_a_reveal_waits_for_enter_while_a_person_plays_then_the_delay(tmp_path: 
     console = make_console()
     script = Script(console, opening=())
     sleeps: list[float] = []
-    code = run_play(
-        preset="perudo",
-        options=preset_options("perudo", {"num_players": 3}),
-        humans=1,
-        names=[],
-        bot_level="probability",
+    code = play(
+        console,
+        tmp_path,
+        "perudo",
+        {"num_players": 3},
         seed=2,
-        record_dir=tmp_path,
-        console=console,
+        bots="probability",
         read_line=script,
         delay=0.5,
         sleep=sleeps.append,
@@ -690,18 +662,7 @@ def test_a_reveal_waits_for_enter_while_a_person_plays_then_the_delay(tmp_path: 
 
 def test_bots_alone_wait_the_delay_after_each_reveal(tmp_path: Path) -> None:
     sleeps: list[float] = []
-    code = run_play(
-        preset="soar",
-        options=preset_options("soar", {"num_players": 3}),
-        humans=0,
-        names=[],
-        bot_level="random",
-        seed=3,
-        record_dir=tmp_path,
-        console=make_console(),
-        delay=1.5,
-        sleep=sleeps.append,
-    )
+    code = play(make_console(), tmp_path, "soar", {"num_players": 3}, seed=3, humans=0, delay=1.5, sleep=sleeps.append)
     assert code == 0
     assert sleeps == [1.5] * len(_outcomes(replays(only_record(tmp_path))))
     assert sleeps
@@ -714,16 +675,8 @@ def test_quit_at_a_reveal_stops_the_game(tmp_path: Path) -> None:
         def __call__(self, prompt: str) -> str:
             return "quit" if prompt == REVEAL_PROMPT else super().__call__(prompt)
 
-    code = run_play(
-        preset="classic",
-        options=preset_options("classic", {"num_players": 2}),
-        humans=1,
-        names=[],
-        bot_level="random",
-        seed=1,
-        record_dir=tmp_path,
-        console=console,
-        read_line=QuitsAtTheReveal(console, opening=()),
+    code = play(
+        console, tmp_path, "classic", {"num_players": 2}, seed=1, read_line=QuitsAtTheReveal(console, opening=())
     )
     assert code == 0
     assert "Game stopped (quit) by You" in output(console)
@@ -735,16 +688,7 @@ def test_an_unwritable_record_dir_is_refused_before_the_game(tmp_path: Path) -> 
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory\n")
     console = make_console()
-    code = run_play(
-        preset="classic",
-        options=preset_options("classic", {"num_players": 2}),
-        humans=0,
-        names=[],
-        bot_level="random",
-        seed=1,
-        record_dir=blocker / "records",
-        console=console,
-    )
+    code = play(console, blocker / "records", "classic", {"num_players": 2}, seed=1, humans=0)
     assert code == 2
     text = output(console)
     assert f"error: cannot write game records in {blocker / 'records'}" in " ".join(text.split())
@@ -762,16 +706,7 @@ def test_games_under_the_same_name_keep_their_own_records(tmp_path: Path, monkey
     written = []
     for _ in range(3):
         console = make_console()
-        code = run_play(
-            preset="classic",
-            options=preset_options("classic", {"num_players": 2}),
-            humans=0,
-            names=[],
-            bot_level="random",
-            seed=9,
-            record_dir=tmp_path,
-            console=console,
-        )
+        code = play(console, tmp_path, "classic", {"num_players": 2}, seed=9, humans=0)
         assert code == 0
         written.append(re.findall(r"Record: (.+)", output(console))[0])
     assert written == [str(tmp_path / name) for name in ("game.json", "game-2.json", "game-3.json")]
@@ -803,15 +738,12 @@ def test_you_is_addressed_in_the_second_person(tmp_path: Path) -> None:
     assert bet_status(poor.view(0)) == "The bet is 3; you hold 1 chip and owe 3, more than you hold: go all-in or fold."
 
     console = make_console()
-    run_play(
-        preset="classic",
-        options=preset_options("classic", {"num_players": 2, "first_starter": 0}),
-        humans=1,
-        names=[],
-        bot_level="random",
+    play(
+        console,
+        tmp_path,
+        "classic",
+        {"num_players": 2, "first_starter": 0},
         seed=1,
-        record_dir=tmp_path,
-        console=console,
         read_line=Script(console, opening=("quit",)),
     )
     text = output(console)

@@ -149,7 +149,8 @@ def play(
             "--bots",
             "-b",
             help="the bots, comma-separated, one per bot seat (the last fills the seats left): random, "
-            'probability, cfr, strong, or exec:COMMAND, a program speaking docs/bot-protocol.md (exec:"./mybot -x")',
+            "probability, cfr, strong, duel, or exec:COMMAND, a program speaking docs/bot-protocol.md "
+            '(exec:"./mybot -x")',
         ),
     ] = "probability",
     humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat)")] = 1,
@@ -215,6 +216,8 @@ def serve(
         str | None,
         typer.Option(
             "--database-url",
+            # from the environment too, so a password in the URL stays out of the process list
+            envvar="LIARSDICE_DATABASE_URL",
             help="sqlite:///PATH or postgresql://USER@HOST/DB (default: a SQLite file in the data directory)",
         ),
     ] = None,
@@ -246,6 +249,48 @@ def serve(
             help="NAME=COMMAND: a bot program (docs/bot-protocol.md) hosts may seat as NAME (repeatable)",
         ),
     ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="comma-separated addresses of reverse proxies whose X-Forwarded-For/-Proto headers are "
+            "believed, or '*' (default: 127.0.0.1,::1, or $FORWARDED_ALLOW_IPS); docs/deploy.md",
+        ),
+    ] = None,
+    ladder: Annotated[
+        str | None,
+        typer.Option(
+            "--ladder",
+            help="PRESETS (comma list, e.g. perudo,soar): keep bot-only tables going among the --bot programs "
+            "and --ladder-anchors, rate every bot (OpenSkill, per preset) and show the leaderboard at /ladder",
+        ),
+    ] = None,
+    ladder_anchors: Annotated[
+        str,
+        typer.Option(
+            "--ladder-anchors", help="built-in levels entered in the ladder (comma list, e.g. random,probability)"
+        ),
+    ] = "",
+    ladder_tables: Annotated[int, typer.Option("--ladder-tables", help="ladder games in play at once")] = 1,
+    ladder_seats: Annotated[int, typer.Option("--ladder-seats", help="seats at every ladder table")] = 2,
+    ladder_dice: Annotated[
+        int | None, typer.Option("--ladder-dice", help="dice per player at ladder tables (default: the preset's)")
+    ] = None,
+    ladder_accounts: Annotated[
+        bool,
+        typer.Option(
+            "--ladder-accounts",
+            help="bot accounts online enter the ladder too (invited; each accepts by its own `bot connect` rules)",
+        ),
+    ] = False,
+    bot_signup: Annotated[
+        bool,
+        typer.Option(
+            "--bot-signup/--no-bot-signup",
+            help="let anyone make a bot account on the /bots page (at most 10 an hour per address); "
+            "off: only `liarsdice bot create`",
+        ),
+    ] = True,
 ) -> None:
     """Serve the game in the browser: tables, bots, spectators, history and replays."""
     try:
@@ -261,6 +306,24 @@ def serve(
     if log_level not in ("debug", "info", "warning", "error"):
         _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
     operator_bots = _operator_bots(bot or [])
+    ladder_config = None
+    if ladder is not None:
+        from .server.ladder import LadderError, parse_ladder
+
+        try:
+            ladder_config = parse_ladder(
+                ladder,
+                ladder_anchors,
+                tables=ladder_tables,
+                seats=ladder_seats,
+                dice=ladder_dice,
+                operator_bots=operator_bots,
+                accounts=ladder_accounts,
+            )
+        except LadderError as e:
+            _fail(str(e))
+    elif ladder_anchors or ladder_accounts:
+        _fail("--ladder-anchors and --ladder-accounts enter bots in the ladder: turn it on with --ladder PRESETS")
     try:
         run_server(
             host,
@@ -273,6 +336,9 @@ def serve(
             unload_after=unload_after,
             reveal_pause=reveal_pause,
             operator_bots=operator_bots,
+            forwarded_allow_ips=forwarded_allow_ips,
+            ladder=ladder_config,
+            bot_signup=bot_signup,
         )
     except ValueError as e:
         _fail(str(e))
@@ -399,6 +465,83 @@ def solve(
 
 
 @app.command()
+def train(
+    preset: Annotated[
+        str, typer.Option("--preset", "-p", help="bidding and counting rules of this preset")
+    ] = "openspiel",
+    dice: Annotated[tuple[int, int], typer.Option("--dice", "-d", help="dice of player 0 (who opens) and player 1")] = (
+        5,
+        5,
+    ),
+    faces: Annotated[int | None, typer.Option("--faces", "-f", help="faces per die")] = None,
+    wild: Annotated[
+        str | None, typer.Option("--wild", help="the wild face: 1, top or none (the preset's if not given)")
+    ] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a rule option as name=value")] = None,
+    k: Annotated[int | None, typer.Option("--k", help="bids remembered (default: by the size of the game)")] = None,
+    iterations: Annotated[int, typer.Option("--iterations", help="DCFR iterations")] = 300,
+    seconds: Annotated[float | None, typer.Option("--seconds", help="stop after this many seconds")] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", help="hands drawn per half-iteration instead of all (big games)")
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="also save the strategy here (.npz)")] = None,
+    exact: Annotated[
+        bool, typer.Option("--exact", help="measure the exact exploitability on the full tree (small games)")
+    ] = False,
+) -> None:
+    """Train the two-player strategy of the `duel` bot for one round size and cache it."""
+    try:
+        from .bots.duel import strategies_dir, strategy_key
+        from .duel import default_k, game_for
+        from .duel import train as run_train
+    except ImportError as e:
+        _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
+    if min(dice) < 1:
+        _fail("each player needs at least one die (--dice D0 D1)")
+    if iterations < 1 or (seconds is not None and seconds <= 0) or (sample is not None and sample < 1):
+        _fail("--iterations and --sample must be at least 1, --seconds above 0")
+    if k is not None and k < 1:
+        _fail(f"--k is how many bids the players remember: at least 1, not {k}")
+    if wild is not None and wild not in ("1", "top", "none"):
+        _fail(f"--wild is 1, top or none, not {wild!r}")
+    try:
+        overrides = parse_option_assignments(option or [])
+        if faces is not None:
+            overrides["faces"] = faces
+        if wild is not None:
+            overrides["wild_face"] = 1 if wild == "1" else wild
+        options = build_options(preset, 2, None, None, [f"{key}={json.dumps(v)}" for key, v in overrides.items()])
+        memory = default_k(options, dice) if k is None else k
+        game = game_for(options, dice, memory)
+    except (OptionsError, ValueError) as e:
+        _fail(str(e))
+    typer.echo(
+        f"{find_preset(preset).name}: {dice[0]} vs {dice[1]} dice, {options.faces} faces, wild {options.wild_face}, "
+        f"{game.num_bids} bids; last {memory} bids remembered: {game.num_nodes:,} nodes, {game.num_edges:,} edges, "
+        f"{game.infosets:,} information sets"
+    )
+    del game
+
+    def show(p: Any) -> None:
+        if p.iteration % 10 == 0 or p.iteration == iterations:
+            typer.echo(f"iteration {p.iteration}  {p.seconds:.1f} s  value for player 0 {p.value:+.4f}")
+
+    strategy = run_train(
+        options, dice, k=memory, iterations=iterations, seconds=seconds, sample=sample, on_progress=show
+    )
+    typer.echo(
+        f"{strategy.meta['iterations']} iterations in {strategy.meta['seconds']:.1f} s ({strategy.meta['method']})"
+    )
+    if exact:
+        typer.echo(f"exact exploitability on the full tree: {strategy.exact_exploitability():.6f}")
+    saved = [strategy.save(strategies_dir() / f"{strategy_key(options, dice, memory)}.npz")]
+    if out is not None:
+        saved.append(strategy.save(out))
+    for path in saved:
+        typer.echo(f"strategy: {path} ({path.stat().st_size / 1e6:.1f} MB)")
+
+
+@app.command()
 def arena(
     bots: Annotated[
         str,
@@ -466,11 +609,10 @@ def arena(
             check_out_dir,
             default_out_dir,
             default_workers,
-            make_progress,
             parse_lineup,
-            print_report,
             run_arena,
         )
+        from .arena_report import make_progress, print_report
     except ImportError as e:
         _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
     try:
@@ -550,7 +692,7 @@ def exploit(
     bot: Annotated[
         str | None,
         typer.Option(
-            "--bot", "-b", help="the bot to exploit: a level (random, probability, cfr, strong) or exec:COMMAND"
+            "--bot", "-b", help="the bot to exploit: a level (random, probability, cfr, strong, duel) or exec:COMMAND"
         ),
     ] = None,
     strategy: Annotated[
@@ -683,7 +825,11 @@ bot_app = typer.Typer(help="Bot accounts on a server, and bridging a bot program
 app.add_typer(bot_app, name="bot")
 DatabaseUrl = Annotated[
     str | None,
-    typer.Option("--database-url", help="the server's database (default: the SQLite file `serve` uses)"),
+    typer.Option(
+        "--database-url",
+        envvar="LIARSDICE_DATABASE_URL",  # as `serve` reads it
+        help="the server's database (default: the SQLite file `serve` uses)",
+    ),
 ]
 
 

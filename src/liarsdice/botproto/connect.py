@@ -96,7 +96,7 @@ class Bridge:
                                 self.play_seat(code, message["seat"], message["token"])
                             )
                         elif kind == "error":
-                            if message.get("code") == "bad_token":
+                            if message.get("code") in ("bad_token", "revoked"):  # reconnecting cannot help
                                 raise ConnectError(f"the server refused the token: {message['message']}")
                             self.say(f"server: {message['message']}")
             except (OSError, ConnectionClosed, InvalidStatus) as e:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from .base import Bot, BotError, Forfeit, Limit
 from .cfr import CfrBot
+from .duel import DuelBot
 from .probability import ProbabilityBot
 from .random_bot import RandomBot
 from .strong import StrongBot
@@ -21,6 +22,7 @@ BOT_LEVELS: dict[str, type[Bot]] = {
     ProbabilityBot.level: ProbabilityBot,
     CfrBot.level: CfrBot,
     StrongBot.level: StrongBot,
+    DuelBot.level: DuelBot,
 }
 
 
@@ -47,6 +49,7 @@ __all__ = [
     "Bot",
     "BotError",
     "CfrBot",
+    "DuelBot",
     "Forfeit",
     "Limit",
     "ProbabilityBot",

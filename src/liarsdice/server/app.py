@@ -7,6 +7,7 @@ import contextlib
 import json
 import logging
 import math
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,9 +22,21 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..paths import data_dir
-from ..rules import PRESETS, OptionsError
+from ..rules import PRESETS, OptionsError, find_preset
+from .botaccounts import (
+    AccountError,
+    NameTaken,
+    SignupLimit,
+    create_account,
+    list_accounts,
+    revoke_by_token,
+)
 from .botsocket import serve_bot
+from .ladder import MODEL as LADDER_MODEL
+from .ladder import Ladder, leaderboard
+from .limits import clean_name
 from .manager import RoomManager
+from .metrics import CONTENT_TYPE_LATEST, DatabaseCheck, HTTPErrorCounter, ServerMetrics, health
 from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, Settings
 from .storage import MAX_ID, GameRow, Store, TableRow, as_utc
 
@@ -225,6 +238,22 @@ class JoinTable(BaseModel):
     name: str
 
 
+class NewBotAccount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(max_length=200)
+
+
+class RevokeBotAccount(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    token: str = Field(max_length=200)
+
+
+def _create_account(session: Session, name: str) -> tuple[str, str]:
+    """Make the account `name` (as `create_account` cleans it); its name and token."""
+    token = create_account(session, name)
+    return clean_name(name), token
+
+
 def _status(error: RoomError) -> int:
     return {"bad_options": 422, "bad_message": 422, "not_ready": 409}.get(error.code, 400)
 
@@ -257,27 +286,41 @@ def create_app(
 ) -> FastAPI:
     settings = settings or Settings()
     url = database_url or default_database_url()
+    metrics = ServerMetrics()
+    database_check = DatabaseCheck()
+    started = time.monotonic()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url)
-        manager = RoomManager(store, settings)
+        manager = RoomManager(store, settings, metrics)
         app.state.store = store
         app.state.rooms = manager
+        metrics.manager = manager
         restored = await manager.restore_playing()
         if restored:
             log.info("resumed %d tables in play", restored)
         sweeper = asyncio.create_task(manager.sweep())
+        revocations = asyncio.create_task(manager.watch_revocations())
+        ladder = asyncio.create_task(Ladder(manager, settings.ladder).run()) if settings.ladder else None
         try:
             yield
         finally:
+            if ladder is not None:
+                ladder.cancel()
             sweeper.cancel()
+            revocations.cancel()
             manager.close()
+            metrics.manager = None
+            database_check.close()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, max_body_size=MAX_BODY)
     app.router.route_class = StrictJSONRoute
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.state.metrics = metrics
+    app.state.database_check = database_check
+    app.add_middleware(HTTPErrorCounter, metrics=metrics)
 
     def rooms(request: Request | WebSocket) -> RoomManager:
         manager: RoomManager = request.app.state.rooms
@@ -309,6 +352,27 @@ def create_app(
     async def replay_page(game_id: int) -> FileResponse:
         return page("replay.html")
 
+    @app.get("/ladder", include_in_schema=False)
+    async def ladder_page() -> FileResponse:
+        return page("ladder.html")
+
+    @app.get("/bots", include_in_schema=False)
+    async def bots_page() -> FileResponse:
+        return page("bots.html")
+
+    # ----- operations: for load balancers, supervisors and Prometheus (docs/deploy.md) -----
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> JSONResponse:
+        store: Store | None = getattr(request.app.state, "store", None)
+        problem = "the server is starting or stopping" if store is None else await database_check(store.engine)
+        status, body = health(started, problem)
+        return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+    @app.get("/metrics", include_in_schema=False)
+    async def prometheus_metrics() -> Response:
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
+
     # ----- the API -----
 
     @app.get("/api/presets")
@@ -339,6 +403,61 @@ def create_app(
         """The bots a host may invite to an empty seat: the operator's, then the accounts online."""
         return rooms(request).lobby.listing()
 
+    # ----- bot accounts made on the /bots page -----
+
+    signups = SignupLimit(settings.bot_signups_per_hour)
+
+    @app.get("/api/bot-accounts")
+    async def bot_accounts(request: Request) -> dict[str, Any]:
+        """The live bot accounts (never a token or its hash), each online or not, and whether
+        this page may make one."""
+        manager = rooms(request)
+        accounts = await manager.store.call(list_accounts)
+        online = manager.lobby.online
+        listed = [
+            {"name": a["name"], "created": a["created"], "online": a["name"] in online}
+            for a in accounts
+            if a["revoked"] is None
+        ]
+        return {"signup": settings.bot_signup, "accounts": listed}
+
+    @app.post("/api/bot-accounts")
+    async def make_bot_account(body: NewBotAccount, request: Request) -> dict[str, str]:
+        if not settings.bot_signup:
+            raise HTTPException(
+                403,
+                "this server makes no bot accounts on its page: the operator makes them (liarsdice bot create NAME)",
+            )
+        address = request.client.host if request.client else "unknown"
+        now = time.monotonic()
+        wait = signups.wait(address, now)
+        if wait > 0:
+            minutes = math.ceil(wait / 60)
+            raise HTTPException(
+                429,
+                f"at most {settings.bot_signups_per_hour} bot accounts an hour from one address: "
+                f"try again in {minutes} minute{'s' if minutes != 1 else ''}",
+                headers={"Retry-After": str(math.ceil(wait))},
+            )
+        try:
+            name, token = await rooms(request).store.call(lambda s: _create_account(s, body.name))
+        except NameTaken as e:
+            raise HTTPException(409, str(e)) from e
+        except AccountError as e:
+            raise HTTPException(422, str(e)) from e
+        signups.note(address, now)
+        return {"name": name, "token": token}
+
+    @app.post("/api/bot-accounts/revoke")
+    async def revoke_bot_account(body: RevokeBotAccount, request: Request) -> dict[str, Any]:
+        """Whoever holds a bot's token may revoke it: the bot is let go at once."""
+        manager = rooms(request)
+        name = await manager.store.call(lambda s: revoke_by_token(s, body.token))
+        if name is None:
+            raise HTTPException(403, "this token is no live bot account's: it is wrong, or revoked already")
+        await manager.revoked(name)
+        return {"name": name, "revoked": True}
+
     @app.post("/api/tables")
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         manager = rooms(request)
@@ -357,7 +476,7 @@ def create_app(
         out = []
         for code in codes:
             room = await manager.get(code)
-            if room is None or room.status != "open":
+            if room is None or room.status != "open" or room.bots_only:
                 continue
             kinds = [s.kind for s in room.seats]
             out.append(
@@ -409,6 +528,25 @@ def create_app(
         headers = {"Content-Disposition": f'attachment; filename="liarsdice-game-{game_id}.json"'} if download else {}
         return JSONResponse(record, headers=headers)
 
+    @app.get("/api/ladder")
+    async def ladder_board(request: Request, preset: str | None = None) -> dict[str, Any]:
+        """The bot ladder: per preset, the bots by rating (ordinal = mu - 3 sigma), best first."""
+        if preset is not None:
+            try:
+                preset = find_preset(preset).name
+            except OptionsError as e:
+                raise HTTPException(404, str(e)) from e
+        wanted = preset
+        boards = await rooms(request).store.call(lambda s: leaderboard(s, wanted))
+        config = settings.ladder
+        return {
+            "running": config is not None,
+            "presets": list(config.presets) if config is not None else [],
+            "seats": config.seats if config is not None else None,
+            "model": LADDER_MODEL,
+            "boards": boards,
+        }
+
     # ----- the websockets: a bot account's events (before /ws/{code}, which would take "bot"), a table -----
 
     @app.websocket("/ws/bot")
@@ -422,6 +560,7 @@ def create_app(
         room = await manager.get(code)
 
         async def send(text: str) -> None:
+            metrics.sent(text)
             await websocket.send_text(text)
 
         async def close(reason: int) -> None:
@@ -474,6 +613,7 @@ async def receive(websocket: WebSocket) -> str | bytes:
 async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
     """One message from a connection: act on it, or tell that connection why not."""
     ref = None
+    received = time.perf_counter()
     try:
         if not conn.bucket.take():
             raise RoomError("rate_limited", "too many messages: slow down")
@@ -481,6 +621,7 @@ async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
         ref = message.ref
         if isinstance(message, Act):
             await room.act(conn, message.action, message.ref)
+            room.manager.metrics.action_latency.observe(time.perf_counter() - received)
         elif isinstance(message, Ping):
             conn.send({"type": "pong", "t": message.t, "ref": message.ref})
         elif isinstance(message, ChatIn):

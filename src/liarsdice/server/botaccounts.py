@@ -14,6 +14,7 @@ from __future__ import annotations
 import hmac
 import itertools
 import secrets
+from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -31,10 +32,40 @@ if TYPE_CHECKING:
 ACCOUNT_LEVEL = "account:"  # a seat's bot_level for a bot account's seat: "account:NAME"
 OPERATOR_LEVEL = "operator:"  # a seat's bot_level for an operator's program: "operator:NAME"
 INVITE_LIMIT = 32  # invitations one bot may have unanswered; older ones are dropped
+REVOKED = 4001  # the close code for a wrong or revoked token (1008 is any policy violation)
+SIGNUP_WINDOW = 3600.0  # seconds over which the page's account creations per address are counted
+
+
+class SignupLimit:
+    """At most `per_hour` accounts made from the page per client address, in memory (a restart
+    forgets; enough to keep a script from filling the database)."""
+
+    def __init__(self, per_hour: int) -> None:
+        self.per_hour = per_hour
+        self.made: dict[str, deque[float]] = {}
+
+    def wait(self, address: str, now: float) -> float:
+        """Seconds before `address` may make another account (0: now)."""
+        times = self.made.get(address)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - SIGNUP_WINDOW:
+            times.popleft()
+        if not times:
+            del self.made[address]  # forget quiet addresses: the table stays small
+            return 0.0
+        return 0.0 if len(times) < self.per_hour else times[0] + SIGNUP_WINDOW - now
+
+    def note(self, address: str, now: float) -> None:
+        self.made.setdefault(address, deque()).append(now)
 
 
 class AccountError(ValueError):
     """A bot account that cannot be made or found: the message says why."""
+
+
+class NameTaken(AccountError):
+    """The name asked for belongs to an account already (a revoked one too: records name it)."""
 
 
 def new_token() -> str:
@@ -58,7 +89,7 @@ def create_account(session: Session, name: str) -> str:
     except RoomError as e:
         raise AccountError(e.message) from None
     if session.scalar(select(BotAccountRow.id).where(BotAccountRow.name == name)) is not None:
-        raise AccountError(f"a bot account named {name!r} exists already: choose another name, or revoke it first")
+        raise NameTaken(f"a bot account named {name!r} exists already: choose another name, or revoke it first")
     token = new_token()
     session.add(BotAccountRow(name=name, token_hash=hash_token(token)))
     session.flush()
@@ -93,6 +124,22 @@ def account_for_token(session: Session, token: str) -> str | None:
     if row is None or row.revoked_at is not None or not hmac.compare_digest(row.token_hash, wanted):
         return None
     return row.name
+
+
+def revoke_by_token(session: Session, token: str) -> str | None:
+    """Revoke the live account whose token this is (whoever holds it may); its name, or None
+    for a wrong or already revoked token."""
+    name = account_for_token(session, token)
+    if name is not None:
+        revoke_account(session, name)
+    return name
+
+
+def revoked_among(session: Session, names: set[str]) -> set[str]:
+    """Which of `names` are revoked (or gone): the server's check for revocations made by the CLI."""
+    rows = session.execute(select(BotAccountRow.name, BotAccountRow.revoked_at).where(BotAccountRow.name.in_(names)))
+    live = {name for name, revoked_at in rows if revoked_at is None}
+    return names - live
 
 
 def still_live(session: Session, name: str) -> bool:
@@ -134,6 +181,17 @@ class BotLobby:
             old.send({"type": "error", "code": "replaced", "message": "this bot connected again", "ref": None})
             old.stop()
         self.online[name] = conn
+
+    def revoked(self, name: str) -> None:
+        """The account `name` was revoked: its event socket is told so and closed, its
+        invitations dropped."""
+        conn = self.online.pop(name, None)
+        self.invites.pop(name, None)
+        if conn is not None:
+            message = "this bot account was revoked: its token no longer works"
+            conn.send({"type": "error", "code": "revoked", "message": message, "ref": None})
+            conn.close_code = REVOKED
+            conn.stop()
 
     def disconnect(self, name: str, conn: Connection) -> None:
         if self.online.get(name) is conn:

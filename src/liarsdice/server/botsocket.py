@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from .botaccounts import account_for_token, still_live
+from .botaccounts import REVOKED, account_for_token, still_live
 from .connection import FLOOD_LIMIT, Connection
 from .limits import RoomError
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .rooms import Settings
 
 HELLO_TIME = 30.0  # seconds a bot has to say who it is when it sent no Authorization header
-BAD_TOKEN = 4001  # the close code for a wrong or revoked token (1008 is any policy violation)
+BAD_TOKEN = REVOKED  # the close code for a wrong or revoked token (1008 is any policy violation)
 
 
 class _BotMessage(BaseModel):
@@ -77,10 +77,8 @@ async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settin
     async def send(text: str) -> None:
         await websocket.send_text(text)
 
-    close_code = [1000]  # the pump closes with 1000 unless a refusal says otherwise
-
     async def close(code: int) -> None:
-        await websocket.close(close_code[0])
+        await websocket.close(code)
 
     conn = Connection(send, close, settings.rate, settings.burst)
     pump = asyncio.create_task(conn.pump())
@@ -97,7 +95,7 @@ async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settin
             if name is None:
                 refused = "this token is wrong or revoked: ask the operator for a new one"
                 conn.send({"type": "error", "code": "bad_token", "message": refused, "ref": None})
-                close_code[0] = BAD_TOKEN
+                conn.close_code = BAD_TOKEN
                 return
         except RoomError as e:
             conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})

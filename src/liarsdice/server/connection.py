@@ -55,6 +55,7 @@ class Connection:
         self.refused_in_a_row = 0
         self.closed = False
         self.name: str | None = None  # a spectator's name in the chat (seats chat by their seat's name)
+        self.close_code = 1000  # the code the socket is closed with once the queue is sent
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
@@ -79,7 +80,7 @@ class Connection:
         except Exception:
             self.closed = True
         with contextlib.suppress(Exception):
-            await self._close(1000)
+            await self._close(self.close_code)
 
     def stop(self) -> None:
         """Close after what is queued has been sent."""

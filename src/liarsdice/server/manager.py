@@ -4,6 +4,7 @@ restart, every table in play), and put away from memory when idle."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 import time
 from typing import Any
@@ -12,8 +13,9 @@ from sqlalchemy import select
 
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
-from .botaccounts import BotLobby
+from .botaccounts import BotLobby, account_of, revoked_among
 from .limits import RoomError, build_options, clean_name, hash_token
+from .metrics import ServerMetrics
 from .rooms import Room, Settings, log
 from .storage import Store, TableRow
 from .tablerows import Seat, _create_table, _load_table
@@ -26,9 +28,10 @@ _CODE_CHARS = frozenset(CODE_ALPHABET)
 class RoomManager:
     """Every live table of one server, loaded from the database on first use."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, metrics: ServerMetrics | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.metrics = metrics or ServerMetrics()
         self.rooms: dict[str, Room] = {}
         self.base_url = ""
         self._loading = asyncio.Lock()
@@ -57,6 +60,23 @@ class RoomManager:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
                 self.rooms[code] = room
                 return room, token
+        raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
+
+    async def create_bot_table(self, preset: str, overrides: dict[str, Any], seats: list[Seat]) -> Room:
+        """A table with a bot in every seat and no host (the ladder's): nobody holds a seat token."""
+        options = build_options(preset, overrides, len(seats))
+        preset = find_preset(preset).name
+        overrides = {**overrides, "num_players": options.num_players}
+        for _ in range(20):
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            table_id = await self.store.call(
+                lambda s, code=code: _create_table(s, code, preset, overrides, 0, seats)  # type: ignore[misc]
+            )
+            if table_id is not None:
+                room = Room(self, table_id, code, preset, overrides, 0, "open", 0, list(seats))
+                room.bots_only = True
+                self.rooms[code] = room
+                return room
         raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
 
     async def get(self, code: str) -> Room | None:
@@ -173,6 +193,39 @@ class RoomManager:
             gone = self.unload_idle()
             if gone:
                 log.info("unloaded %d idle tables; %d in memory", gone, len(self.rooms))
+
+    async def revoked(self, name: str) -> None:
+        """The bot account `name` was revoked: let its event socket and every seat it plays here go."""
+        self.lobby.revoked(name)
+        for room in list(self.rooms.values()):
+            await room.revoke_account(name)
+
+    def accounts_here(self) -> set[str]:
+        """The bot accounts online or playing a seat at a table in memory."""
+        names = set(self.lobby.online)
+        for room in self.rooms.values():
+            names.update(
+                n for c in room.conns if c.seat is not None and (n := account_of(room.seats[c.seat].bot_level))
+            )
+        return names
+
+    async def watch_revocations(self) -> None:
+        """Let go of bot accounts revoked by another process (`liarsdice bot revoke` on the same
+        database) every `revocation_check` seconds, for as long as the server runs; a seat token
+        of a revoked account is refused at once whatever this check's pace (`Room.attach`)."""
+        while True:
+            await asyncio.sleep(self.settings.revocation_check)
+            here = self.accounts_here()
+            if not here:
+                continue
+            try:
+                revoked = await self.store.call(functools.partial(revoked_among, names=here))
+            except Exception:
+                log.exception("could not check bot accounts for revocations")
+                continue
+            for name in sorted(revoked):
+                log.info("bot account %s was revoked: letting it go", name)
+                await self.revoked(name)
 
     def close(self) -> None:
         for room in self.rooms.values():

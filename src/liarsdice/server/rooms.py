@@ -36,7 +36,7 @@ from ..rules import (
     action_from_list,
     find_preset,
 )
-from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, account_of
+from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, REVOKED, account_of, still_live
 from .connection import FLOOD_LIMIT, MAX_MESSAGE, RATE_BURST, RATE_PER_SECOND, Connection
 from .limits import OFF_LOOP_MOVES, RoomError, build_options, clean_chat, clean_name, hash_token, moves_bound
 from .storage import ChatRow, Store, utcnow
@@ -52,6 +52,7 @@ from .tablerows import (
 from .views import bot_view_json, game_view_json, turn_json
 
 if TYPE_CHECKING:
+    from .ladder import LadderConfig
     from .manager import RoomManager
 
 __all__ = ["FLOOD_LIMIT", "MAX_MESSAGE", "Connection", "Room", "RoomError", "RoomManager", "Seat", "Settings"]
@@ -74,6 +75,15 @@ class Settings:
     reveal_pause: float = 0.0
     # Programs the operator offers as bots (`liarsdice serve --bot NAME=COMMAND`): name -> command.
     operator_bots: dict[str, str] = field(default_factory=dict)
+    # The bot ladder (`liarsdice serve --ladder PRESETS`), if this server runs one.
+    ladder: LadderConfig | None = None
+    # Bot accounts made by anyone on the /bots page (`liarsdice serve --no-bot-signup`: off),
+    # at most this many an hour from one client address.
+    bot_signup: bool = True
+    bot_signups_per_hour: int = 10
+    # Seconds between checks for bot accounts revoked elsewhere (`liarsdice bot revoke`, another
+    # process): a revoked bot online or seated here is let go within this time.
+    revocation_check: float = 2.0
 
 
 @dataclass
@@ -114,6 +124,7 @@ class Room:
     # The moves of the round that ended last (the engine's state keeps only the current round's).
     round_moves: tuple[int, list[dict[str, Any]]] | None = None
     spectators_named: int = 0
+    bots_only: bool = False  # a ladder table: its seats are for the bots the ladder seats or invites
 
     @property
     def store(self) -> Store:
@@ -233,6 +244,11 @@ class Room:
                         break
                 if seat is None:
                     raise RoomError("not_seated", "this token holds no seat at this table: join again or watch")
+                account = account_of(self.seats[seat].bot_level)
+                if account is not None and not await self.store.call(lambda s: still_live(s, account)):
+                    raise RoomError(
+                        "revoked", f"the bot account {account!r} was revoked: its seat tokens no longer work"
+                    )
             conn.seat = seat
             conn.name = self._spectator_name(name) if seat is None else None
             self.conns.add(conn)
@@ -258,6 +274,8 @@ class Room:
 
     async def detach(self, conn: Connection) -> None:
         async with self.lock:
+            if conn not in self.conns:  # let go already: its bot account was revoked
+                return
             self.conns.discard(conn)
             self.touched = time.monotonic()
             seat = conn.seat
@@ -266,6 +284,34 @@ class Room:
             self.broadcast_table()
             if not self._end_reveal_if_seen():
                 self._schedule()
+
+    async def revoke_account(self, name: str) -> None:
+        """The bot account `name` was revoked: its seats' connections are closed, and each seat
+        it held is away from now on (played by a bot after the grace period); `attach` refuses
+        its seat tokens."""
+        async with self.lock:
+            level = ACCOUNT_LEVEL + name
+            gone = [c for c in self.conns if c.seat is not None and self.seats[c.seat].bot_level == level]
+            if not gone:
+                return
+            now = time.monotonic()
+            for conn in gone:
+                self.conns.discard(conn)
+                conn.send(
+                    {
+                        "type": "error",
+                        "code": "revoked",
+                        "message": f"the bot account {name!r} was revoked",
+                        "ref": None,
+                    }
+                )
+                conn.close_code = REVOKED
+                conn.stop()
+                assert conn.seat is not None
+                if not any(c.seat == conn.seat for c in self.conns):
+                    self.away_since.setdefault(conn.seat, now)
+            self.broadcast_table()
+            self._schedule()
 
     def _spectator_name(self, wanted: str | None) -> str:
         """A spectator's chat name: the one asked for, else "Spectator N"; never a seat's or
@@ -288,6 +334,8 @@ class Room:
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "this table's game has started: watch it, or ask for a rematch")
+            if self.bots_only:
+                raise RoomError("not_ready", "this is a bot ladder table: its seats are for bots; watch it")
             empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
             if not empty:
                 raise RoomError("not_ready", "every seat at this table is taken")
@@ -452,6 +500,21 @@ class Room:
                 raise RoomError("not_ready", "the game has started already")
             await self._new_game()
 
+    async def start_bots_only(self) -> int:
+        """Start a table with a bot in every seat and no host (the ladder's); the game's id."""
+        async with self.lock:
+            if self.status != "open" or any(s.kind != "bot" and account_of(s.bot_level) is None for s in self.seats):
+                raise RoomError("not_ready", "only an open table with a bot in every seat starts without a host")
+            # An account's seat counts as away until its bot connects: after the grace period a
+            # built-in bot plays it, so a bot that never comes holds no ladder table up.
+            now = time.monotonic()
+            for i, s in enumerate(self.seats):
+                if s.kind == "human" and not any(c.seat == i and not c.closed for c in self.conns):
+                    self.away_since.setdefault(i, now)
+            await self._new_game()
+            assert self.game_id is not None
+            return self.game_id
+
     async def rematch(self, conn: Connection) -> None:
         self._host(conn)
         async with self.lock:
@@ -541,6 +604,7 @@ class Room:
         for (before, action, after, events), row in zip(pending, rows, strict=True):
             self.recorder.note(before, action, after, events, row)
             ended = self._note_round(before, events) or ended
+        self.manager.metrics.actions.inc(sum(1 for before, _, _, _ in pending if not before.is_chance))
         if moves_bound(current.options) > OFF_LOOP_MOVES:
             # Every view of the seat to act lists all its moves (the state keeps them): at a big
             # table that takes a while, so list them off the event loop that serves every table.

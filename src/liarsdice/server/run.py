@@ -14,6 +14,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from .app import create_app, default_database_url
+from .ladder import LadderConfig
 from .rooms import MAX_MESSAGE, Settings
 from .storage import make_engine
 
@@ -71,6 +72,9 @@ def run_server(
     unload_after: float = 600.0,
     reveal_pause: float = 5.0,
     operator_bots: dict[str, str] | None = None,
+    forwarded_allow_ips: str | None = None,
+    ladder: LadderConfig | None = None,
+    bot_signup: bool = True,
 ) -> None:
     url = database_url or default_database_url()
     make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
@@ -83,6 +87,8 @@ def run_server(
         unload_after=unload_after,
         reveal_pause=reveal_pause,
         operator_bots=dict(operator_bots or {}),
+        ladder=ladder,
+        bot_signup=bot_signup,
     )
     app = create_app(url, settings)
     config = uvicorn.Config(
@@ -95,5 +101,9 @@ def run_server(
         ws_ping_interval=20,
         ws_ping_timeout=20,
         access_log=log_level == "debug",
+        # Behind a reverse proxy: the client's address and scheme (https, hence wss and the
+        # invitation links) come from X-Forwarded-* headers sent by these addresses only.
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     _Server(config).run()

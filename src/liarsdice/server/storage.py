@@ -1,4 +1,4 @@
-"""The database: tables, seats, games, every step of every game, chat and bot accounts.
+"""The database: tables, seats, games, every step of every game, chat, bot accounts and the ladder.
 
 One thread owns the connection and runs every database job in order. Jobs that arrive while a
 transaction is being committed are committed together in the next one (group commit), each in
@@ -26,6 +26,7 @@ from sqlalchemy import (
     JSON,
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -79,7 +80,7 @@ class SeatRow(Base):
     seat_no: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
     kind: Mapped[str] = mapped_column(String(8))  # human, bot, empty
-    bot_level: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bot_level: Mapped[str | None] = mapped_column(String(64), nullable=True)  # "operator:NAME", a level
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
@@ -130,6 +131,31 @@ class BotAccountRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class LadderGameRow(Base):
+    """A game the ladder started: who sat where (entrants by seat), and when it was rated."""
+
+    __tablename__ = "ladder_games"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32), index=True)
+    entrants: Mapped[list[str]] = mapped_column(JSON)  # a seat's bot_level: "probability", "operator:NAME"
+    rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class LadderRatingRow(Base):
+    """One entrant's OpenSkill rating on one preset's ladder."""
+
+    __tablename__ = "ladder_ratings"
+    __table_args__ = (UniqueConstraint("preset", "entrant", name="uq_ladder_ratings_preset_entrant"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    entrant: Mapped[str] = mapped_column(String(80))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 def normalise_url(url: str) -> str:

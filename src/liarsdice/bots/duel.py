@@ -1,0 +1,159 @@
+"""The `duel` bot: an equilibrium-like strategy in every two-player round, the strong bot elsewhere.
+
+Every game ends in a duel. In a two-player round without pass or push (the last two players of
+any game too), once the dice are rolled the round is a bidding game of two players: the opener is
+player 0. The bot plays, in this order of preference:
+
+1. the exact solution, where the cfr bot has or can quickly compute it (tiny games);
+2. the strategy of the abstract game (`liarsdice.duel`: each player remembers its hand and the
+   last k bids), looked up in memory and in the data directory (`<data dir>/duel/`, where
+   `liarsdice train` writes); small games (up to TRAIN_ON_THE_FLY_WORK) are trained on first
+   use and cached there;
+3. the strong bot, for everything else: more than two players, a pass or a push in the round, a
+   one-die round (wilds do not count there: another game), a duel nobody has trained.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import threading
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ..paths import data_dir
+from ..rules import Action, BidAction, Challenge, Options, PlayerView
+from .base import Bot, Limit
+from .cfr import CfrBot
+from .strong import StrongBot
+
+# Duels trained on first use: hands x hands x edges of the graph at most (1 die each with six
+# faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
+TRAIN_ON_THE_FLY_WORK = 4e6
+TRAIN_ITERATIONS = 300
+
+
+def strategy_key(options: Options, dice: tuple[int, int], k: int) -> str:
+    """A name for the trained duel of these bidding and counting rules, dice and memory k."""
+    rules = {
+        "faces": options.faces,
+        "wild_face": options.wild_face,
+        "wild_bid_rule": options.wild_bid_rule,
+        "bid_order": options.bid_order,
+        "wild_opening": options.wild_opening,
+        "dice": list(dice),
+        "k": k,
+    }
+    digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
+    return f"{dice[0]}v{dice[1]}-f{options.faces}-k{k}-{digest}"
+
+
+def strategies_dir() -> Path:
+    return data_dir() / "duel"
+
+
+def load_strategy(options: Options, dice: tuple[int, int], k: int) -> Any:
+    """The trained strategy of this duel from the data directory; else None."""
+    from ..duel import DuelStrategy
+
+    name = f"{strategy_key(options, dice, k)}.npz"
+    path = strategies_dir() / name
+    if path.exists():
+        with contextlib.suppress(ValueError):
+            return DuelStrategy.load(path)
+    return None
+
+
+class DuelBot(Bot):
+    level = "duel"
+    description = "plays a trained two-player strategy in every duel, the strong bot elsewhere"
+
+    _cache: ClassVar[dict[str, Any]] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, seed: int | None = None, k: int | None = None) -> None:
+        super().__init__(seed)
+        self.k = k  # None: the default memory of each duel (liarsdice.duel.default_k)
+        self.exact = CfrBot(seed)
+        self.fallback = StrongBot(seed)
+        self.source = ""  # what played the last decision: "exact", "duel" or "fallback"
+
+    def strategy_for(self, options: Options, dice: tuple[int, int]) -> Any:
+        """The strategy of this duel: from memory, disk or the package, or trained now if small;
+        else None."""
+        try:
+            from ..duel import default_k, game_for, train
+        except ImportError:  # the solver's extra (numba) is not installed
+            return None
+        try:
+            k = default_k(options, dice) if self.k is None else self.k
+        except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
+            return None
+        key = strategy_key(options, dice, k)
+        if key in self._cache:
+            return self._cache[key]
+        with self._lock:
+            if key in self._cache:
+                return self._cache[key]
+            strategy = load_strategy(options, dice, k)
+            if strategy is None and self.k is None:
+                # Trained with another memory (`liarsdice train --k`): better than none.
+                for other in (*range(k - 1, 1, -1), *range(k + 1, 13)):
+                    strategy = load_strategy(options, dice, other)
+                    if strategy is not None:
+                        break
+            if strategy is None:
+                try:
+                    game = game_for(options, dice, k)
+                except ValueError:
+                    game = None
+                if game is not None:
+                    work = len(game.players[0].hands) * len(game.players[1].hands) * game.num_edges
+                    if work <= TRAIN_ON_THE_FLY_WORK:
+                        strategy = train(options, dice, k=k, iterations=TRAIN_ITERATIONS)
+                        with contextlib.suppress(OSError):
+                            strategy.save(strategies_dir() / f"{key}.npz")
+            self._cache[key] = strategy
+            return strategy
+
+    def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
+        action = self._duel(view, limit)
+        if action is not None and action in view.legal_actions:
+            return action
+        self.source = "fallback"
+        return self.fallback.act(view, limit)
+
+    def _duel(self, view: PlayerView, limit: Limit | None) -> Action | None:
+        legal = view.legal
+        if legal is None or legal.voting or legal.economy or view.seat is None or view.one_die_round:
+            return None
+        active = [s for s, a in enumerate(view.active) if a]
+        if len(active) != 2 or view.starter is None:
+            return None
+        if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
+            return None
+        opener = view.starter
+        other = active[1] if active[0] == opener else active[0]
+        dice = (view.dice[opener], view.dice[other])
+        exact = self.exact._solved(view, limit.time if limit is not None else None)
+        if exact is not None:
+            self.source = "exact"
+            return exact
+        strategy = self.strategy_for(view.options, dice)
+        if strategy is None:
+            return None
+        bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+        try:
+            policy = strategy.policy(view.hand, bids)
+        except (ValueError, KeyError):
+            return None
+        choices = list(policy)
+        weights = [policy[c] for c in choices]
+        if not choices or sum(weights) <= 0:
+            return None
+        pick = self.rng.choices(choices, weights)[0]
+        self.source = "duel"
+        if pick is None:
+            return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
+        return BidAction(pick)

@@ -1,0 +1,141 @@
+"""The abstract game of a two-player round: each player remembers its hand and the last k bids.
+
+A full two-player round of B bids has 2^B public histories (any strictly rising sequence of
+rungs); 5 dice against 5 with six faces has B = 60. Lanctot et al. (ICML 2012) played Liar's Dice
+with imperfect recall instead: an information set is (own hand, the last k bids, whose turn). The
+histories that end in the same k bids with the same player to act merge into one *abstract node*,
+and the public tree collapses into a small graph (2 x C(B, k) nodes or so).
+
+Bids only rise, so a node's children all end in a higher rung than the node: ordering the nodes
+by their last rung (the root, with none, first) is a topological order, and every pass over the
+graph is one loop up or down the node array.
+
+Nodes are numbered in that order; the edges (raises) of a node are contiguous and in rung order.
+Each player owns the nodes where it acts (parity 0: the opener, player 0) and numbers them, and
+their edges, in its own *slots*, so that its strategy is an array (hands, slots).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..rules import Bid, Options
+from ..solver.tree import GameSpec, hand_chance, hands_of
+
+Hand = tuple[int, ...]
+
+
+@dataclass
+class Player:
+    """One player's side: its hands (sorted tuples), their chances, and how many dice of each hand
+    count for each face (`counts[face - 1, hand]`)."""
+
+    hands: list[Hand]
+    chance: np.ndarray
+    counts: np.ndarray
+    index: dict[Hand, int]
+
+
+class AbstractGame:
+    """The graph of (player to act, last k bids) for the bidding and counting game of `spec`."""
+
+    def __init__(self, spec: GameSpec, k: int) -> None:
+        if k < 1:
+            raise ValueError(f"the players must remember at least the standing bid (k >= 1), not k={k}")
+        self.spec = spec
+        self.k = k
+        self.num_bids = len(spec.bids)
+        self.players = [self._player(spec.dice[p]) for p in (0, 1)]
+        self.bid_q = np.array([b.quantity for b in spec.bids], dtype=np.int64)
+        self.bid_face = np.array([b.face for b in spec.bids], dtype=np.int64)
+
+        # Every node reachable from the root, found by walking the rungs upwards.
+        root: tuple[int, tuple[int, ...]] = (0, ())
+        found = {root}
+        frontier = [root]
+        while frontier:
+            nxt = []
+            for parity, last in frontier:
+                for rung in self._raises(last):
+                    child = (1 - parity, (*last, rung)[-k:])
+                    if child not in found:
+                        found.add(child)
+                        nxt.append(child)
+            frontier = nxt
+        nodes = sorted(found, key=lambda n: (n[1][-1] if n[1] else -1, n[0], n[1]))
+        self.nodes = nodes
+        self.id = {n: i for i, n in enumerate(nodes)}
+        N = len(nodes)
+        self.parity = np.array([n[0] for n in nodes], dtype=np.int64)
+        self.last = np.array([n[1][-1] if n[1] else -1 for n in nodes], dtype=np.int64)
+        counts = np.array([len(self._raises(n[1])) for n in nodes], dtype=np.int64)
+        self.edge_start = np.cumsum(counts) - counts
+        self.edge_count = counts
+        E = int(counts.sum())
+        self.edge_child = np.empty(E, dtype=np.int64)
+        self.edge_rung = np.empty(E, dtype=np.int64)
+        for i, (parity, last) in enumerate(nodes):
+            for j, rung in enumerate(self._raises(last)):
+                e = int(self.edge_start[i]) + j
+                self.edge_child[e] = self.id[(1 - parity, (*last, rung)[-k:])]
+                self.edge_rung[e] = rung
+        # Slots: player p's nodes (the liar call there) and edges (its raises), in node order.
+        self.node_slot = np.zeros(N, dtype=np.int64)
+        self.edge_slot = np.zeros(N, dtype=np.int64)  # the slot of the node's first edge
+        self.num_node_slots = [0, 0]
+        self.num_edge_slots = [0, 0]
+        for i in range(N):
+            p = int(self.parity[i])
+            self.node_slot[i] = self.num_node_slots[p]
+            self.num_node_slots[p] += 1
+            self.edge_slot[i] = self.num_edge_slots[p]
+            self.num_edge_slots[p] += int(counts[i])
+        self.num_nodes = N
+        self.num_edges = E
+
+    def _player(self, dice: int) -> Player:
+        spec = self.spec
+        hands = hands_of(dice, spec.faces)
+        chance = np.array([hand_chance(h, spec.faces) for h in hands])
+        counts = np.array([[spec.count(h, f) for h in hands] for f in range(1, spec.faces + 1)], dtype=np.int64)
+        return Player(hands, chance, counts, {h: i for i, h in enumerate(hands)})
+
+    def _raises(self, last: tuple[int, ...]) -> range | tuple[int, ...]:
+        if not last:
+            return self.spec.openings
+        return range(last[-1] + 1, self.num_bids)
+
+    @property
+    def infosets(self) -> int:
+        """(node, hand) pairs of the player to act."""
+        return sum(self.num_node_slots[p] * len(self.players[p].hands) for p in (0, 1))
+
+    def node_of(self, bids: list[Bid] | tuple[Bid, ...]) -> int:
+        """The abstract node after these bids (player 0 opened); ValueError if they are not a
+        legal sequence of this game."""
+        ladder = self.spec.ladder
+        rungs = []
+        for b in bids:
+            if b not in ladder.index:
+                raise ValueError(f"{b} is not a bid of this game (its ladder: {ladder.bids[0]} to {ladder.bids[-1]})")
+            rungs.append(ladder.index[b])
+        if rungs and rungs[0] not in self.spec.openings:
+            raise ValueError(f"{bids[0]} cannot open")
+        for a, b in itertools.pairwise(rungs):
+            if b <= a:
+                raise ValueError(f"{ladder.bids[b]} does not raise {ladder.bids[a]}")
+        node = (len(rungs) % 2, tuple(rungs[-self.k :]) if rungs else ())
+        return self.id[node]
+
+    def edge_offset(self, node: int, rung: int) -> int:
+        """The position of the raise to `rung` among the edges of `node`."""
+        if node == 0:
+            return self.spec.openings.index(rung)
+        return rung - int(self.last[node]) - 1
+
+
+def game_for(options: Options, dice: tuple[int, int], k: int) -> AbstractGame:
+    return AbstractGame(GameSpec.from_options(options, dice), k)

@@ -1,0 +1,196 @@
+"""A trained strategy of the abstract game: how each player plays with each hand at each node.
+
+`DuelStrategy.policy(hand, bids)` answers for any history of the full round (the node is its last
+k bids), `save`/`load` keep it in one compressed `.npz` file, and `exact_exploitability` plays it
+on the full public tree of a small game (`solver.tree.Tree`) and measures it with the exact
+solver's best responses.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..rules import Bid, Options
+from ..solver.tree import GameSpec
+from .graph import AbstractGame
+
+FORMAT = "liarsdice-duel-strategy"
+VERSION = 1
+# Probabilities below this are dropped when saving (and the rest renormalised): they cost most of
+# the file, and a move played once in ten thousand rounds moves the value by less than that.
+KEEP = 1e-4
+
+
+@dataclass
+class DuelStrategy:
+    """Both players' average strategies on one abstract game, with how they were made."""
+
+    options: Options
+    dice: tuple[int, int]
+    k: int
+    liar: list[np.ndarray]  # per player: P(liar | hand, node slot), shape (hands, node slots)
+    bid: list[np.ndarray]  # per player: P(raise | hand, edge slot), shape (hands, edge slots)
+    meta: dict[str, Any] = field(default_factory=dict)
+    # The graph, if the caller has it already (building a big one takes seconds).
+    graph: AbstractGame | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.graph is None or self.graph.k != self.k or self.graph.spec.dice != self.dice:
+            self.graph = AbstractGame(GameSpec.from_options(self.options, self.dice), self.k)
+        self.game: AbstractGame = self.graph
+        for p in (0, 1):
+            want_l = (len(self.game.players[p].hands), self.game.num_node_slots[p])
+            want_b = (len(self.game.players[p].hands), self.game.num_edge_slots[p])
+            if self.liar[p].shape != want_l or self.bid[p].shape != want_b:
+                raise ValueError(
+                    f"player {p}'s strategy has shapes {self.liar[p].shape} and {self.bid[p].shape}; "
+                    f"{self.dice[0]} vs {self.dice[1]} dice with k={self.k} needs {want_l} and {want_b}"
+                )
+
+    def policy(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | None, float]:
+        """How the player to act after `bids` (player 0 opened), holding `hand`, plays:
+        probability by raise, and by None for the liar call."""
+        g = self.game
+        node = g.node_of(list(bids))
+        player = int(g.parity[node])
+        key = tuple(sorted(hand))
+        h = g.players[player].index.get(key)
+        if h is None:
+            raise ValueError(f"{list(hand)} is not a hand of {self.dice[player]} dice for player {player}")
+        out: dict[Bid | None, float] = {}
+        if node > 0:
+            out[None] = float(self.liar[player][h, g.node_slot[node]])
+        first = int(g.edge_slot[node])
+        probs = self.bid[player][h, first : first + int(g.edge_count[node])]
+        rungs = g.edge_rung[g.edge_start[node] : g.edge_start[node] + g.edge_count[node]]
+        for rung, p in zip(rungs, probs, strict=True):
+            if p > 0:
+                out[g.spec.bids[int(rung)]] = float(p)
+        total = sum(out.values())
+        if total <= 0:  # never trained here: every move alike
+            n = len(rungs) + (1 if node > 0 else 0)
+            return dict.fromkeys([*([None] if node > 0 else []), *(g.spec.bids[int(r)] for r in rungs)], 1.0 / n)
+        return {a: p / total for a, p in out.items()}
+
+    # ----- files -----
+
+    def save(self, path: str | Path) -> Path:
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "format": FORMAT,
+            "version": VERSION,
+            "options": self.options.to_dict(),
+            "dice": list(self.dice),
+            "k": self.k,
+            **{k: v for k, v in self.meta.items() if k not in ("format", "version", "options", "dice", "k")},
+        }
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+        for player in (0, 1):
+            liar, bid = _pruned(self.game, player, self.liar[player], self.bid[player])
+            arrays[f"liar{player}"] = liar
+            arrays[f"bid{player}"] = bid
+        partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
+        try:
+            with open(partial, "wb") as f:
+                np.savez_compressed(f, **arrays)
+            os.replace(partial, p)  # a reader in another process never sees half a file
+        finally:
+            partial.unlink(missing_ok=True)
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> DuelStrategy:
+        """The strategy saved at `path`; ValueError if the file is not a whole, readable one."""
+        try:
+            opened = np.load(path, allow_pickle=False)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+            # np.load reads a file that is not a zip as a pickle, and refuses it as one.
+            raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
+        if not isinstance(opened, np.lib.npyio.NpzFile):
+            raise ValueError(f"{path} is not a readable liarsdice duel strategy: it holds one array, not an .npz")
+        try:
+            with opened as data:
+                if "meta" not in data:
+                    raise ValueError(f"{path} is not a liarsdice duel strategy: it has no meta")
+                meta = json.loads(str(data["meta"]))
+                if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+                    raise ValueError(f"{path} is not a liarsdice duel strategy (version {VERSION})")
+                arrays = {}
+                for name in ("liar0", "bid0", "liar1", "bid1"):
+                    if name not in data:
+                        raise ValueError(f"{path} is not a whole duel strategy: it lacks {name}")
+                    arrays[name] = np.asarray(data[name], dtype=np.float32)
+        except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError) as e:
+            raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
+        rest = {k: v for k, v in meta.items() if k not in ("format", "version", "options", "dice", "k")}
+        return cls(
+            Options.from_dict(meta["options"]),
+            (int(meta["dice"][0]), int(meta["dice"][1])),
+            int(meta["k"]),
+            [arrays["liar0"], arrays["liar1"]],
+            [arrays["bid0"], arrays["bid1"]],
+            rest,
+        )
+
+    # ----- measures on the full tree -----
+
+    def tree_strategy(self, tree: Any) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+        """This strategy on the full public tree `tree` (a `solver.tree.Tree` of the same game):
+        per level, P(liar | node, hand) of the player to act and P(bid | parent, hand), in the
+        shapes of `solver.Solution`."""
+        g = self.game
+        levels = tree.levels
+        liar: list[np.ndarray | None] = [None] * len(levels)
+        bid: list[np.ndarray | None] = [None] * len(levels)
+        abstract = np.zeros(1, dtype=np.int64)  # the abstract node of every node of the level
+        for depth in range(1, len(levels)):
+            level = levels[depth]
+            up = abstract[level.parent]
+            if depth == 1:  # the openings need not be contiguous rungs (a wild face may not open)
+                offsets = np.array([g.edge_offset(0, int(r)) for r in level.last], dtype=np.int64)
+            else:
+                offsets = level.last - g.last[up] - 1
+            edges = g.edge_start[up] + offsets
+            mover = (depth - 1) % 2
+            bid[depth] = self.bid[mover][:, g.edge_slot[up] + offsets].T.astype(np.float64)
+            abstract = g.edge_child[edges]
+            actor = depth % 2
+            liar[depth] = self.liar[actor][:, g.node_slot[abstract]].T.astype(np.float64)
+        return liar, bid
+
+    def exact_exploitability(self) -> float:
+        """(BR0 + BR1) / 2 of this strategy on the full tree, exactly (small games only: the tree
+        has 2^bids nodes)."""
+        from ..solver.fast import FastSolver
+        from ..solver.tree import Tree
+
+        tree = Tree(self.game.spec)
+        liar, bid = self.tree_strategy(tree)
+        solver = FastSolver(tree, "dcfr")
+        for depth in range(1, len(tree.levels)):
+            lo, hi = solver.offsets[depth], solver.offsets[depth + 1]
+            la, ba = liar[depth], bid[depth]
+            assert la is not None and ba is not None
+            solver.a_liar[lo:hi, : la.shape[1]] = la
+            solver.a_bid[lo:hi, : ba.shape[1]] = ba
+        return solver.exploitability()
+
+
+def _pruned(game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """float32 probabilities with those under KEEP dropped and each (hand, node) renormalised."""
+    from .train import normalise
+
+    liar = np.where(liar >= KEEP, liar, 0.0)
+    bid = np.where(bid >= KEEP, bid, 0.0)
+    out_l, out_b = normalise(game, player, liar, bid, positive=False)
+    return out_l.astype(np.float32), out_b.astype(np.float32)

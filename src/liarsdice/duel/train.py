@@ -1,0 +1,357 @@
+"""CFR on the abstract graph (`graph.AbstractGame`), compiled with numba.
+
+With imperfect recall a node merges histories that reach it with different opponent ranges, so
+the value of a node cannot be carried as one vector per player as on a tree (`solver.cfr`): it is
+computed for one hand of the player who updates (the *traverser*) against every hand of the
+other at once. One half-iteration, for the traverser:
+
+- the opponent's reach of every node, for every opponent hand, summed over the histories merged
+  in the node (a forward pass, once);
+- for each traverser hand: its strategy matched from its regrets, its own reach of every node
+  (forward), then the values of every node against every opponent hand (backward, a vector per
+  node), and its regret and average-strategy updates at its own nodes.
+
+The players alternate, and discounted CFR (alpha 1.5, beta 0, gamma 2) weighs the iterations.
+This is CFR on the abstraction, as Lanctot et al. ran it. On big games (`sample` hands per
+half-iteration) the traverser's hands are drawn by their chance instead of all taken: the update
+is then an unbiased estimate of the full one (Monte Carlo CFR, sampling the traverser's roll).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .graph import AbstractGame
+
+REGRET_EPSILON = 1e-12
+
+
+@njit(cache=True)
+def _opp_reach(opp, parity, edge_start, edge_count, edge_child, edge_slot, s_bid_t, reach):  # type: ignore[no-untyped-def]
+    """reach[n, y]: the opponent's reach of node n with hand y (its own raises only)."""
+    reach[:, :] = 0.0
+    reach[0, :] = 1.0
+    for n in range(parity.shape[0]):
+        first = edge_start[n]
+        es = edge_slot[n]
+        mine = parity[n] == opp
+        for j in range(edge_count[n]):
+            c = edge_child[first + j]
+            if mine:
+                for y in range(reach.shape[1]):
+                    reach[c, y] += reach[n, y] * s_bid_t[es + j, y]
+            else:
+                for y in range(reach.shape[1]):
+                    reach[c, y] += reach[n, y]
+
+
+@njit(cache=True)
+def _hand(  # type: ignore[no-untyped-def]
+    me,
+    x,
+    weight,
+    parity,
+    last,
+    edge_start,
+    edge_count,
+    edge_child,
+    node_slot,
+    edge_slot,
+    bid_q,
+    bid_face,
+    my_counts,
+    opp_counts,
+    opp_chance,
+    opp_reach,
+    opp_liar_t,
+    opp_bid_t,
+    r_liar,
+    r_bid,
+    a_liar,
+    a_bid,
+    s_liar,
+    s_bid,
+    my_reach,
+    value,
+    call,
+):
+    """The traverser `me` holding hand x: match its strategy, then update its regrets and
+    average at its nodes (weighted by `weight`); returns its value against the opponent's range."""
+    n_nodes = parity.shape[0]
+    h_opp = opp_chance.shape[0]
+    # Strategy of hand x at the traverser's nodes.
+    for n in range(n_nodes):
+        if parity[n] != me:
+            continue
+        ls = node_slot[n]
+        es = edge_slot[n]
+        kids = edge_count[n]
+        total = 0.0
+        if n > 0 and r_liar[x, ls] > REGRET_EPSILON:
+            total += r_liar[x, ls]
+        for j in range(kids):
+            if r_bid[x, es + j] > REGRET_EPSILON:
+                total += r_bid[x, es + j]
+        if total > 0.0:
+            if n > 0:
+                s_liar[ls] = r_liar[x, ls] / total if r_liar[x, ls] > REGRET_EPSILON else 0.0
+            for j in range(kids):
+                s_bid[es + j] = r_bid[x, es + j] / total if r_bid[x, es + j] > REGRET_EPSILON else 0.0
+        else:
+            u = 1.0 / (kids + (1 if n > 0 else 0))
+            if n > 0:
+                s_liar[ls] = u
+            for j in range(kids):
+                s_bid[es + j] = u
+    # Own reach.
+    for n in range(n_nodes):
+        my_reach[n] = 0.0
+    my_reach[0] = 1.0
+    for n in range(n_nodes):
+        r = my_reach[n]
+        if r == 0.0:
+            continue
+        first = edge_start[n]
+        es = edge_slot[n]
+        if parity[n] == me:
+            for j in range(edge_count[n]):
+                my_reach[edge_child[first + j]] += r * s_bid[es + j]
+        else:
+            for j in range(edge_count[n]):
+                my_reach[edge_child[first + j]] += r
+    # Values against every opponent hand, bottom up; updates at the traverser's nodes.
+    weighted = np.empty(h_opp)
+    for n in range(n_nodes - 1, -1, -1):
+        first = edge_start[n]
+        es = edge_slot[n]
+        ls = node_slot[n]
+        kids = edge_count[n]
+        v = value[n]
+        v[:] = 0.0
+        if n > 0:
+            rung = last[n]
+            f = bid_face[rung] - 1
+            need = bid_q[rung] - my_counts[f, x]
+            # The bidder wins the call if the bid is true; the bidder is the one not to act.
+            bidder_is_me = parity[n] != me
+            for y in range(h_opp):
+                true = opp_counts[f, y] >= need
+                call[y] = 1.0 if true == bidder_is_me else -1.0
+        if parity[n] == me:
+            for y in range(h_opp):
+                weighted[y] = opp_chance[y] * opp_reach[n, y]
+            base = 0.0
+            liar_value = 0.0
+            if n > 0:
+                for y in range(h_opp):
+                    liar_value += weighted[y] * call[y]
+                p = s_liar[ls]
+                base += p * liar_value
+                if p != 0.0:
+                    for y in range(h_opp):
+                        v[y] += p * call[y]
+            for j in range(kids):
+                child = value[edge_child[first + j]]
+                p = s_bid[es + j]
+                cv = 0.0
+                if p != 0.0:
+                    for y in range(h_opp):
+                        cv += weighted[y] * child[y]
+                        v[y] += p * child[y]
+                else:
+                    for y in range(h_opp):
+                        cv += weighted[y] * child[y]
+                base += p * cv
+                # The regret of the raise is cv - base; base is known after the last edge.
+                r_bid[x, es + j] += weight * cv
+            if n > 0:
+                r_liar[x, ls] += weight * (liar_value - base)
+            for j in range(kids):
+                r_bid[x, es + j] -= weight * base
+            mr = my_reach[n] * weight
+            if mr != 0.0:
+                if n > 0:
+                    a_liar[x, ls] += mr * s_liar[ls]
+                for j in range(kids):
+                    a_bid[x, es + j] += mr * s_bid[es + j]
+        else:
+            if n > 0:
+                for y in range(h_opp):
+                    v[y] += opp_liar_t[ls, y] * call[y]
+            for j in range(kids):
+                child = value[edge_child[first + j]]
+                for y in range(h_opp):
+                    v[y] += opp_bid_t[es + j, y] * child[y]
+    total = 0.0
+    for y in range(h_opp):
+        total += opp_chance[y] * value[0, y]
+    return total
+
+
+@dataclass
+class Progress:
+    iteration: int
+    seconds: float
+    value: float  # player 0's value under the current strategies (the sampled hands' when sampling)
+
+
+class Trainer:
+    """Discounted CFR on `game`, alternating; every traverser hand each half-iteration, or
+    `sample` of them drawn by chance."""
+
+    def __init__(self, game: AbstractGame, sample: int | None = None, seed: int = 0) -> None:
+        self.game = game
+        g = game
+        self.hands = (len(g.players[0].hands), len(g.players[1].hands))
+        self.sample = sample if sample is not None and sample < max(self.hands) else None
+        self.iteration = 0
+        self.rng = np.random.default_rng(seed)
+        shape_l = [(self.hands[p], g.num_node_slots[p]) for p in (0, 1)]
+        shape_b = [(self.hands[p], g.num_edge_slots[p]) for p in (0, 1)]
+        self.r_liar = [np.zeros(s) for s in shape_l]
+        self.r_bid = [np.zeros(s) for s in shape_b]
+        self.a_liar = [np.zeros(s) for s in shape_l]
+        self.a_bid = [np.zeros(s) for s in shape_b]
+        self.value = 0.0
+
+    def current(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        """The regret-matching strategy of `player`: (liar, bid) arrays of shape (hands, slots)."""
+        return normalise(self.game, player, self.r_liar[player], self.r_bid[player], positive=True)
+
+    def average(self, player: int) -> tuple[np.ndarray, np.ndarray]:
+        return normalise(self.game, player, self.a_liar[player], self.a_bid[player], positive=False)
+
+    def iterate(self) -> None:
+        self.iteration += 1
+        t = self.iteration
+        alpha = t**1.5 / (t**1.5 + 1)
+        gamma = (t / (t + 1)) ** 2
+        for me in (0, 1):
+            value, updated = self._half(me)
+            if me == 0:
+                self.value = value
+            else:
+                self.value = (self.value - value) / 2
+            # Only the regrets of the hands updated are discounted: a hand not drawn this time
+            # must not lose half its negative regrets for nothing.
+            for r in (self.r_liar[me], self.r_bid[me]):
+                if len(updated) == r.shape[0]:
+                    r *= np.where(r > 0, alpha, 0.5)
+                else:
+                    rows = r[updated]
+                    rows *= np.where(rows > 0, alpha, 0.5)
+                    r[updated] = rows
+            for a in (self.a_liar[me], self.a_bid[me]):
+                a *= gamma
+
+    def _half(self, me: int) -> tuple[float, np.ndarray]:
+        g = self.game
+        opp = 1 - me
+        o_liar, o_bid = self.current(opp)
+        o_liar_t = np.ascontiguousarray(o_liar.T)
+        o_bid_t = np.ascontiguousarray(o_bid.T)
+        h_opp = self.hands[opp]
+        reach = np.zeros((g.num_nodes, h_opp))
+        _opp_reach(opp, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
+        chance = g.players[me].chance
+        if self.sample is None:
+            hands = np.arange(self.hands[me])
+            weights = chance
+        else:
+            hands = self.rng.choice(self.hands[me], size=self.sample, p=chance)
+            weights = np.full(self.sample, 1.0 / self.sample)
+        s_liar = np.zeros(g.num_node_slots[me])
+        s_bid = np.zeros(g.num_edge_slots[me])
+        my_reach = np.zeros(g.num_nodes)
+        value = np.zeros((g.num_nodes, h_opp))
+        call = np.zeros(h_opp)
+        total = 0.0
+        for x, w in zip(hands, weights, strict=True):
+            v = _hand(
+                me,
+                int(x),
+                float(w),
+                g.parity,
+                g.last,
+                g.edge_start,
+                g.edge_count,
+                g.edge_child,
+                g.node_slot,
+                g.edge_slot,
+                g.bid_q,
+                g.bid_face,
+                g.players[me].counts,
+                g.players[opp].counts,
+                g.players[opp].chance,
+                reach,
+                o_liar_t,
+                o_bid_t,
+                self.r_liar[me],
+                self.r_bid[me],
+                self.a_liar[me],
+                self.a_bid[me],
+                s_liar,
+                s_bid,
+                my_reach,
+                value,
+                call,
+            )
+            total += w * v
+        return total, np.unique(hands)
+
+    def run(
+        self,
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        """Train until `iterations` or `seconds`, whichever comes first."""
+        if iterations is None and seconds is None:
+            raise ValueError("give a budget: iterations or seconds")
+        started = time.perf_counter()
+        while True:
+            self.iterate()
+            elapsed = time.perf_counter() - started
+            if on_progress is not None:
+                on_progress(Progress(self.iteration, elapsed, self.value))
+            if iterations is not None and self.iteration >= iterations:
+                break
+            if seconds is not None and elapsed >= seconds:
+                break
+
+
+def normalise(
+    game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, positive: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilities from regrets (`positive`: their positive parts) or from summed averages, per
+    (hand, node) of `player`: uniform where they are all zero."""
+    g = game
+    own = np.flatnonzero(g.parity == player)
+    liar = np.where(liar > REGRET_EPSILON, liar, 0.0) if positive else liar
+    bid = np.where(bid > REGRET_EPSILON, bid, 0.0) if positive else bid
+    # Sum of each node's edges: edges of a node are contiguous in its slots.
+    counts = g.edge_count[own]
+    starts = g.edge_slot[own]
+    total = np.zeros((liar.shape[0], len(own)))
+    nz = counts > 0
+    if bid.shape[1]:
+        total[:, nz] = np.add.reduceat(bid, starts[nz], axis=1)
+    has_liar = own > 0
+    slots = g.node_slot[own]
+    total[:, has_liar] += liar[:, slots[has_liar]]
+    actions = counts + has_liar
+    uniform = 1.0 / np.maximum(actions, 1)
+    ok = total > 0
+    safe = np.where(ok, total, 1.0)
+    out_liar = np.zeros_like(liar)
+    out_liar[:, slots] = np.where(ok, liar[:, slots] / safe, uniform[None, :])
+    out_liar[:, slots[~has_liar]] = 0.0
+    node_of_edge = np.repeat(np.arange(len(own)), counts)
+    out_bid = np.where(ok[:, node_of_edge], bid / safe[:, node_of_edge], uniform[node_of_edge][None, :])
+    return out_liar, out_bid

@@ -1,0 +1,246 @@
+"""The duel strategy (liarsdice.duel) and the `duel` bot.
+
+On games small enough for the exact solver's tree, the abstract strategy is played on the full
+tree and its exploitability computed exactly; the bot is checked in every two-player round shape
+up to 5 dice against 5, in the last duel of a multi-player game, and through its cache."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+
+from liarsdice.bots import make_bot
+from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
+from liarsdice.cli import app
+from liarsdice.duel import DuelStrategy, default_k, game_for, train
+from liarsdice.match import play_game
+from liarsdice.rules import BidAction, Challenge, Game, preset_options
+
+
+def duel(dice: tuple[int, int], faces: int = 6, wild: object = 1, preset: str = "openspiel"):  # type: ignore[no-untyped-def]
+    return preset_options(
+        preset,
+        {"num_players": 2, "dice_per_player": list(dice), "faces": faces, "wild_face": wild, "rounds": "single"},
+    )
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
+    monkeypatch.setattr(DuelBot, "_cache", {})
+    return tmp_path
+
+
+# ----- the abstraction, measured exactly on the full tree -----
+
+
+def test_perfect_recall_finds_the_known_game_value() -> None:
+    # Remembering every bid (k = 12 of 12 rungs), the graph is the tree: CFR on it must find the
+    # equilibrium the exact solver finds (-7/258 for the opener with the top face wild).
+    options = duel((1, 1), wild="top")
+    strategy = train(options, (1, 1), k=12, iterations=400)
+    assert strategy.exact_exploitability() < 1e-3
+    assert strategy.meta["value"] == pytest.approx(-7 / 258, abs=2e-3)
+
+
+@pytest.mark.parametrize(
+    ("dice", "faces", "wild"),
+    [((2, 1), 6, 1), ((2, 1), 4, "top"), ((2, 2), 4, 1)],
+)
+def test_abstract_strategy_is_nearly_unexploitable_on_the_full_tree(
+    dice: tuple[int, int], faces: int, wild: object
+) -> None:
+    options = duel(dice, faces, wild)
+    strategy = train(options, dice, k=3, iterations=300)
+    assert strategy.exact_exploitability() < 0.01
+
+
+def test_forgetting_too_much_is_exploitable() -> None:
+    # The measure can fail: remembering only the last two bids leaves 1 vs 1 far from equilibrium.
+    options = duel((1, 1), wild="top")
+    assert train(options, (1, 1), k=2, iterations=300).exact_exploitability() > 0.03
+
+
+def test_sampled_training_converges_too() -> None:
+    # 3 of the opener's 10 hands (and of the other's 4) drawn per half-iteration: 0.0092 here.
+    options = duel((2, 1), 4, 1)
+    strategy = train(options, (2, 1), k=3, iterations=600, sample=3)
+    assert "sampled" in strategy.meta["method"]
+    assert strategy.exact_exploitability() < 0.015
+
+
+def test_the_tree_strategy_agrees_with_the_policy() -> None:
+    options = duel((2, 1), 4, 1)
+    strategy = train(options, (2, 1), k=2, iterations=50)
+    from liarsdice.solver.tree import Tree
+
+    tree = Tree(strategy.game.spec)
+    liar, bid = strategy.tree_strategy(tree)
+    rng = random.Random(3)
+    for _ in range(200):
+        # A random history, then the probabilities of the player to act, both ways.
+        depth = rng.randrange(0, 5)
+        rungs: list[int] = []
+        low = None
+        for _ in range(depth):
+            options_now = list(tree.spec.openings) if low is None else list(range(low + 1, tree.num_bids))
+            if not options_now:
+                break
+            low = rng.choice(options_now)
+            rungs.append(low)
+        d, index = tree.node_of(rungs)
+        player = d % 2
+        h = rng.randrange(len(tree.hands[player]))
+        policy = strategy.policy(tree.hands[player][h], [tree.spec.bids[r] for r in rungs])
+        if d > 0:
+            assert liar[d] is not None
+            assert policy.get(None, 0.0) == pytest.approx(liar[d][index, h])
+        if d + 1 < len(tree.levels):
+            level = tree.levels[d]
+            child = bid[d + 1]
+            assert child is not None
+            for c in range(int(level.first_child[index]), int(level.first_child[index] + level.num_children[index])):
+                b = tree.spec.bids[int(tree.levels[d + 1].last[c])]
+                assert policy.get(b, 0.0) == pytest.approx(child[c, h])
+
+
+def test_bad_input_is_refused_clearly() -> None:
+    options = duel((1, 1), wild="top")
+    strategy = train(options, (1, 1), k=3, iterations=5)
+    with pytest.raises(ValueError, match="not a hand of 1 dice"):
+        strategy.policy([1, 2], [])
+    bids = strategy.game.spec.bids
+    with pytest.raises(ValueError, match="does not raise"):
+        strategy.policy([3], [bids[5], bids[2]])
+    with pytest.raises(ValueError, match="at least the standing bid"):
+        game_for(options, (1, 1), 0)
+
+
+def test_default_memory_by_size() -> None:
+    # Everything remembered at 1 vs 1 (12 rungs), most at 2 vs 1, 3 bids to 4 vs 4, 2 above.
+    assert default_k(duel((1, 1)), (1, 1)) == 12
+    assert default_k(duel((2, 1)), (2, 1)) == 10
+    assert default_k(duel((2, 2)), (2, 2)) == 4
+    assert default_k(duel((4, 4)), (4, 4)) == 3
+    assert default_k(duel((5, 5)), (5, 5)) == 2
+
+
+# ----- files -----
+
+
+def test_cache_round_trip(tmp_path: Path) -> None:
+    options = duel((2, 1), 6, "top")
+    strategy = train(options, (2, 1), k=3, iterations=100)
+    path = strategy.save(tmp_path / "s.npz")
+    back = DuelStrategy.load(path)
+    assert (back.dice, back.k, back.meta["iterations"]) == ((2, 1), 3, 100)
+    hand, bids = (2, 6), [strategy.game.spec.bids[3], strategy.game.spec.bids[7]]
+    for a, p in strategy.policy(hand, bids).items():
+        # Saved in float32, with moves under 1e-4 dropped.
+        assert back.policy(hand, bids).get(a, 0.0) == pytest.approx(p, abs=2e-4)
+    assert abs(back.exact_exploitability() - strategy.exact_exploitability()) < 1e-3
+
+
+def test_damaged_files_are_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="not a readable liarsdice duel strategy"):
+        DuelStrategy.load(bad)
+    other = tmp_path / "other.npz"
+    np.savez(other, meta=np.array('{"format": "something else"}'))
+    with pytest.raises(ValueError, match="not a liarsdice duel strategy"):
+        DuelStrategy.load(other)
+
+
+def test_train_command_caches_where_the_bot_looks(data_dir: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["train", "--dice", "1", "1", "--faces", "4", "--wild", "none", "--iterations", "50", "--exact"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "exact exploitability on the full tree" in result.output
+    options = duel((1, 1), 4, "none")
+    path = strategies_dir() / f"{strategy_key(options, (1, 1), default_k(options, (1, 1)))}.npz"
+    assert path.exists()
+    bot = DuelBot(seed=1)
+    assert bot.strategy_for(options, (1, 1)) is not None
+    bad = CliRunner().invoke(app, ["train", "--dice", "1", "1", "--wild", "2"])
+    assert bad.exit_code != 0 and "--wild is 1, top or none" in bad.output
+
+
+# ----- the bot -----
+
+
+def uniform(options, dice: tuple[int, int], k: int) -> DuelStrategy:  # type: ignore[no-untyped-def]
+    """A strategy never trained (all zeros: every move alike), cheap for any round size."""
+    g = game_for(options, dice, k)
+    hands = [len(g.players[p].hands) for p in (0, 1)]
+    liar = [np.zeros((hands[p], g.num_node_slots[p]), dtype=np.float32) for p in (0, 1)]
+    bid = [np.zeros((hands[p], g.num_edge_slots[p]), dtype=np.float32) for p in (0, 1)]
+    return DuelStrategy(options, dice, k, liar, bid, graph=g)
+
+
+@pytest.mark.parametrize(("wild", "k"), [(1, None), ("top", 2), ("none", 2)])
+def test_bot_plays_legal_moves_in_every_duel_shape(wild: object, k: int | None) -> None:
+    rng = random.Random(7)
+    for a in range(1, 6):
+        for b in range(1, 6):
+            options = duel((a, b), 6, wild)
+            memory = default_k(options, (a, b)) if k is None else k
+            DuelBot._cache[strategy_key(options, (a, b), memory)] = uniform(options, (a, b), memory)
+            game = Game(options, seats=["A", "B"])
+            bots = [DuelBot(seed=rng.randrange(1 << 30), k=k), DuelBot(seed=rng.randrange(1 << 30), k=k)]
+            for _ in range(3):
+                cups = [tuple(rng.randint(1, 6) for _ in range(n)) for n in (a, b)]
+                state = game.position(cups, starter=0)
+                sources = set()
+                while not state.is_terminal:
+                    seat = state.to_act
+                    view = state.view(seat)
+                    action = bots[seat].act(view)
+                    assert action in view.legal_actions
+                    assert isinstance(action, BidAction | Challenge)
+                    sources.add(bots[seat].source)
+                    state, _ = state.apply(action)
+                # 1 vs 1 with six faces is the exact solver's; the rest is the duel strategy's.
+                assert sources == ({"exact"} if (a, b) == (1, 1) else {"duel"})
+
+
+def test_bot_plays_the_last_duel_of_a_multi_player_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    import liarsdice.bots.duel as duel_module
+
+    # The duels of 2 dice each with 4 faces, trained on first use, briefly.
+    monkeypatch.setattr(duel_module, "TRAIN_ITERATIONS", 30)
+    monkeypatch.setattr(duel_module, "TRAIN_ON_THE_FLY_WORK", 2e7)
+    options = preset_options("classic", {"num_players": 3, "dice_per_player": 2, "faces": 4})
+    game = Game(options, seats=["Duel", "P1", "P2"])
+    seen: list[tuple[str, int]] = []
+
+    class Spy(DuelBot):
+        def act(self, view, limit=None):  # type: ignore[no-untyped-def]
+            action = super().act(view, limit)
+            seen.append((self.source, sum(view.active)))
+            return action
+
+    for seed in range(6):
+        play_game(game, [Spy(seed=seed), make_bot("probability", seed), make_bot("probability", seed + 1)], seed=seed)
+    duels = [source for source, players in seen if players == 2]
+    crowds = [source for source, players in seen if players > 2]
+    assert duels and all(s in ("duel", "exact") for s in duels)
+    assert "duel" in duels
+    assert crowds and set(crowds) == {"fallback"}
+
+
+def test_bot_falls_back_without_a_strategy() -> None:
+    options = duel((5, 5), 6, 1)
+    game = Game(options, seats=["A", "B"])
+    state = game.position([(1, 2, 3, 4, 5), (6, 6, 6, 1, 1)], starter=0)
+    bot = DuelBot(seed=0)
+    view = state.view(0)
+    assert bot.act(view) in view.legal_actions
+    assert bot.source == "fallback"
