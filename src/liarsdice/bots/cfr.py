@@ -15,12 +15,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import random
 import threading
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from ..paths import data_dir
-from ..rules import Action, BidAction, Challenge, Options, PlayerView
+from ..rules import Action, Bid, BidAction, Challenge, Options, PlayerView
 from .base import Bot, Limit
 from .probability import ProbabilityBot
 
@@ -110,32 +112,47 @@ class CfrBot(Bot):
         return self.fallback.act(view, limit)
 
     def _solved(self, view: PlayerView, seconds: float | None = None) -> Action | None:
-        legal = view.legal
-        if legal is None or legal.voting or legal.economy or view.seat is None:
+        dice = duel_dice(view)
+        if dice is None:
             return None
-        active = [s for s, a in enumerate(view.active) if a]
-        if len(active) != 2 or view.starter is None:
-            return None
-        if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
-            return None
-        opener = view.starter
-        other = active[1] if active[0] == opener else active[0]
-        options = view.options
-        if view.one_die_round:
-            return None  # a one-die round counts no wilds: another game than the one solved
-        solution = self.solution_for(options, (view.dice[opener], view.dice[other]), seconds)
+        solution = self.solution_for(view.options, dice, seconds)
         if solution is None:
             return None
-        bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
-        try:
-            policy = solution.policy(view.hand, bids)
-        except (ValueError, KeyError):
-            return None
-        choices = list(policy)
-        weights = [policy[c] for c in choices]
-        if not choices or sum(weights) <= 0:
-            return None
-        pick = self.rng.choices(choices, weights)[0]
-        if pick is None:
-            return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
-        return BidAction(pick)
+        return draw_from(solution.policy, view, self.rng)
+
+
+def duel_dice(view: PlayerView) -> tuple[int, int] | None:
+    """(the opener's dice, the other's) when this round is a plain two-player bidding duel, the game
+    the solvers take: no votes, chips, pass, push or one-die round (which counts no wilds); else None."""
+    legal = view.legal
+    if legal is None or legal.voting or legal.economy or view.seat is None or view.one_die_round:
+        return None
+    active = [s for s, a in enumerate(view.active) if a]
+    if len(active) != 2 or view.starter is None:
+        return None
+    if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
+        return None
+    opener = view.starter
+    other = active[1] if active[0] == opener else active[0]
+    return view.dice[opener], view.dice[other]
+
+
+def draw_from(
+    policy_of: Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float]],
+    view: PlayerView,
+    rng: random.Random,
+) -> Action | None:
+    """A move drawn from a strategy's policy (a bid, or None for the liar call) at this view."""
+    bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+    try:
+        policy = policy_of(view.hand, bids)
+    except (ValueError, KeyError):
+        return None
+    choices = list(policy)
+    weights = [policy[c] for c in choices]
+    if not choices or sum(weights) <= 0:
+        return None
+    pick = rng.choices(choices, weights)[0]
+    if pick is None:
+        return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
+    return BidAction(pick)

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ..paths import data_dir
-from ..rules import Action, BidAction, Challenge, Options, PlayerView
+from ..rules import Action, Options, PlayerView
 from .base import Bot, Limit
-from .cfr import CfrBot
+from .cfr import CfrBot, draw_from, duel_dice
 from .strong import StrongBot
 
 # Duels trained on first use: hands x hands x edges of the graph at most (1 die each with six
@@ -125,17 +125,9 @@ class DuelBot(Bot):
         return self.fallback.act(view, limit)
 
     def _duel(self, view: PlayerView, limit: Limit | None) -> Action | None:
-        legal = view.legal
-        if legal is None or legal.voting or legal.economy or view.seat is None or view.one_die_round:
+        dice = duel_dice(view)
+        if dice is None:
             return None
-        active = [s for s, a in enumerate(view.active) if a]
-        if len(active) != 2 or view.starter is None:
-            return None
-        if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
-            return None
-        opener = view.starter
-        other = active[1] if active[0] == opener else active[0]
-        dice = (view.dice[opener], view.dice[other])
         exact = self.exact._solved(view, limit.time if limit is not None else None)
         if exact is not None:
             self.source = "exact"
@@ -143,17 +135,7 @@ class DuelBot(Bot):
         strategy = self.strategy_for(view.options, dice)
         if strategy is None:
             return None
-        bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
-        try:
-            policy = strategy.policy(view.hand, bids)
-        except (ValueError, KeyError):
-            return None
-        choices = list(policy)
-        weights = [policy[c] for c in choices]
-        if not choices or sum(weights) <= 0:
-            return None
-        pick = self.rng.choices(choices, weights)[0]
-        self.source = "duel"
-        if pick is None:
-            return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
-        return BidAction(pick)
+        action = draw_from(strategy.policy, view, self.rng)
+        if action is not None:
+            self.source = "duel"
+        return action
