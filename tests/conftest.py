@@ -7,6 +7,10 @@ reads nor writes the data of whoever runs it.
 `database_url` runs a test twice: against a SQLite file and against a real PostgreSQL server that
 the suite starts itself (initdb and pg_ctl in a temporary directory). The PostgreSQL half is
 skipped, saying so, only where no PostgreSQL server binaries exist.
+
+`redis_server` is a Redis of the suite's own (Debian's `redis-server` on a free port, nothing
+saved to disk), for the server on several processes; its tests are skipped, saying so, only where
+no `redis-server` binary exists.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -86,6 +91,47 @@ def postgres_server() -> Iterator[str]:
         subprocess.run(
             [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop"], capture_output=True
         )
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _redis_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """A Redis server for this test session; yields its URL (database 0)."""
+    found = shutil.which("redis-server")
+    if found is None and os.path.exists("/usr/bin/redis-server"):  # /usr/bin may be off a narrow PATH
+        found = "/usr/bin/redis-server"
+    if found is None:
+        pytest.skip("no redis-server binary on this machine: the tests of the server on several processes skipped")
+    base = Path(tempfile.mkdtemp(prefix="liarsdice-redis-"))
+    port = free_port()
+    proc = subprocess.Popen(
+        [found, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(base)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not _redis_answers(port):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not answer PING on port {port} (exit code {proc.poll()})")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
         shutil.rmtree(base, ignore_errors=True)
 
 

@@ -217,3 +217,22 @@ def test_a_bad_database_url_is_refused_clearly(tmp_path: Path) -> None:
 def test_bad_serve_arguments_are_refused(args: list[str]) -> None:
     run = subprocess.run([str(EXE), "serve", *args], capture_output=True, text=True, timeout=30)
     assert run.returncode == 2 and "error:" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://127.0.0.1:6379", "starts with redis://, rediss:// or unix://"),
+        ("redis://127.0.0.1:1/0", "Redis does not answer at redis://127.0.0.1:1/0"),
+    ],
+)
+def test_a_bad_redis_url_is_refused_clearly(tmp_path: Path, url: str, said: str) -> None:
+    db = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    run = subprocess.run(
+        [str(EXE), "serve", "--port", "0", "--database-url", db, "--redis-url", url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode != 0
+    assert said in run.stderr and "Traceback" not in run.stderr, run.stderr

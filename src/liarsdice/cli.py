@@ -221,6 +221,15 @@ def serve(
             help="sqlite:///PATH or postgresql://USER@HOST/DB (default: a SQLite file in the data directory)",
         ),
     ] = None,
+    redis_url: Annotated[
+        str | None,
+        typer.Option(
+            "--redis-url",
+            envvar="LIARSDICE_REDIS_URL",
+            help="redis://HOST:PORT/DB: serve as one of several processes sharing this Redis and a "
+            "PostgreSQL --database-url (docs/scaling.md); default: this process alone",
+        ),
+    ] = None,
     grace: Annotated[float, typer.Option("--grace", help="seconds an away player's turn waits for a bot")] = 30.0,
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")] = 0.8,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error")] = "info",
@@ -339,6 +348,7 @@ def serve(
             forwarded_allow_ips=forwarded_allow_ips,
             ladder=ladder_config,
             bot_signup=bot_signup,
+            redis_url=redis_url,
         )
     except ValueError as e:
         _fail(str(e))

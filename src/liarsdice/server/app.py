@@ -32,13 +32,15 @@ from .botaccounts import (
     revoke_by_token,
 )
 from .botsocket import serve_bot
+from .cluster import Cluster
 from .ladder import MODEL as LADDER_MODEL
 from .ladder import Ladder, leaderboard
 from .limits import clean_name
 from .manager import RoomManager
 from .metrics import CONTENT_TYPE_LATEST, DatabaseCheck, HTTPErrorCounter, ServerMetrics, health
+from .relay import relay_frames
 from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, Settings
-from .storage import MAX_ID, GameRow, Store, TableRow, as_utc
+from .storage import MAX_ID, GameRow, SeatRow, Store, TableRow, as_utc
 
 log = logging.getLogger("liarsdice.server")
 STATIC = Path(__file__).parent / "static"
@@ -293,24 +295,32 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, url)
-        manager = RoomManager(store, settings, metrics)
+        cluster = Cluster(settings.redis_url) if settings.redis_url else None
+        if cluster is not None:
+            await cluster.start()
+        manager = RoomManager(store, settings, metrics, cluster)
         app.state.store = store
         app.state.rooms = manager
         metrics.manager = manager
         restored = await manager.restore_playing()
         if restored:
             log.info("resumed %d tables in play", restored)
-        sweeper = asyncio.create_task(manager.sweep())
-        revocations = asyncio.create_task(manager.watch_revocations())
-        ladder = asyncio.create_task(Ladder(manager, settings.ladder).run()) if settings.ladder else None
+        tasks = [asyncio.create_task(manager.sweep()), asyncio.create_task(manager.watch_revocations())]
+        if cluster is not None:
+            tasks.append(asyncio.create_task(manager.watch_cluster()))
+        if settings.ladder is not None:
+            ladder = Ladder(manager, settings.ladder)
+            # One ladder for the whole server: with several processes, the one holding its lease runs it.
+            job = ladder.run() if cluster is None else manager.lead("~ladder", ladder.run)
+            tasks.append(asyncio.create_task(job))
         try:
             yield
         finally:
-            if ladder is not None:
-                ladder.cancel()
-            sweeper.cancel()
-            revocations.cancel()
+            for task in tasks:
+                task.cancel()
             manager.close()
+            if cluster is not None:
+                await cluster.stop()
             metrics.manager = None
             database_check.close()
             await asyncio.to_thread(store.close)
@@ -413,7 +423,7 @@ def create_app(
         this page may make one."""
         manager = rooms(request)
         accounts = await manager.store.call(list_accounts)
-        online = manager.lobby.online
+        online = set(manager.lobby.online_names())
         listed = [
             {"name": a["name"], "created": a["created"], "online": a["name"] in online}
             for a in accounts
@@ -471,48 +481,28 @@ def create_app(
 
     @app.get("/api/tables")
     async def lobby(request: Request) -> list[dict[str, Any]]:
-        manager = rooms(request)
-        codes = await manager.store.call(_open_codes)
-        out = []
-        for code in codes:
-            room = await manager.get(code)
-            if room is None or room.status != "open" or room.bots_only:
-                continue
-            kinds = [s.kind for s in room.seats]
-            out.append(
-                {
-                    "code": room.code,
-                    "preset": room.preset,
-                    "title": room.table_json()["title"],
-                    "status": room.status,
-                    "seats": len(kinds),
-                    "humans": kinds.count("human"),
-                    "bots": kinds.count("bot"),
-                    "empty": kinds.count("empty"),
-                    "names": [s.name for s in room.seats if s.kind != "empty"],
-                }
-            )
-        return out
+        # From the database, which holds every seat before anyone is told of it: the same
+        # answer from every process, whichever runs each table.
+        return await rooms(request).store.call(_lobby)
 
-    async def _room(request: Request, code: str) -> Room:
-        room = await rooms(request).get(code)
-        if room is None:
+    async def _table_call(request: Request, code: str, method: str, args: dict[str, Any]) -> Any:
+        try:
+            answer = await rooms(request).table_call(code, method, args)
+        except RoomError as e:
+            raise HTTPException(_status(e), e.message) from e
+        if answer is None:
             raise HTTPException(404, f"no table with the code {code!r}")
-        return room
+        return answer
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
-        room = await _room(request, code)
-        return room.table_json(rooms(request).base_url)
+        answer: dict[str, Any] = await _table_call(request, code, "table", {})
+        return answer
 
     @app.post("/api/tables/{code}/join")
     async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        room = await _room(request, code)
-        try:
-            seat, token = await room.join(body.name)
-        except RoomError as e:
-            raise HTTPException(_status(e), e.message) from e
-        return {"seat": seat, "token": token, "code": room.code}
+        answer: dict[str, Any] = await _table_call(request, code, "join", {"name": body.name})
+        return answer
 
     @app.get("/api/games")
     async def games(request: Request) -> list[dict[str, Any]]:
@@ -557,18 +547,22 @@ def create_app(
     async def table_socket(websocket: WebSocket, code: str) -> None:
         manager = rooms(websocket)
         await websocket.accept()
-        room = await manager.get(code)
 
         async def send(text: str) -> None:
             metrics.sent(text)
             await websocket.send_text(text)
 
-        async def close(reason: int) -> None:
-            await websocket.close(reason)
+        async def close(code: int) -> None:
+            await websocket.close(code, conn.close_reason)
 
         conn = Connection(send, close, settings.rate, settings.burst)
         pump = asyncio.create_task(conn.pump())
         try:
+            try:
+                room = await manager.locate(code)
+            except RoomError as e:
+                conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
+                return
             if room is None:
                 conn.send(
                     {"type": "error", "code": "no_table", "message": f"no table with the code {code!r}", "ref": None}
@@ -579,6 +573,20 @@ def create_app(
                 hello = parse_client_message(first)
                 if not isinstance(hello, Hello):
                     raise RoomError("bad_message", "the first message must be hello")
+                if not isinstance(room, Room):  # another process runs the table: relay to it
+                    assert manager.cluster is not None
+                    with contextlib.suppress(WebSocketDisconnect):
+                        await relay_frames(
+                            manager.cluster,
+                            manager.gateway,
+                            conn,
+                            room.code,
+                            room.owner,
+                            {"token": hello.token, "name": hello.name},
+                            lambda: receive(websocket),
+                            refuse_here,
+                        )
+                    return
                 await room.attach(conn, hello.token, hello.name)
             except RoomError as e:
                 conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
@@ -608,6 +616,22 @@ async def receive(websocket: WebSocket) -> str | bytes:
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
     text = message.get("text")
     return text if text is not None else message.get("bytes") or b""
+
+
+def refuse_here(conn: Connection, frame: str | bytes) -> bool:
+    """For a socket relayed to another process: answer here what need not cross (a binary
+    frame, one message too many for the rate limit), as `handle` would; whether it did."""
+    if isinstance(frame, bytes):
+        problem = RoomError("bad_message", "a message is JSON text: binary frames are not read")
+    elif not conn.bucket.take():
+        problem = RoomError("rate_limited", "too many messages: slow down")
+    else:
+        return False
+    conn.refused_in_a_row += 1
+    conn.send({"type": "error", "code": problem.code, "message": problem.message, "ref": None})
+    if conn.refused_in_a_row >= FLOOD_LIMIT:
+        conn.stop()
+    return True
 
 
 async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
@@ -660,10 +684,37 @@ async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
 # ----- queries (on the store's thread) -----
 
 
-def _open_codes(session: Session) -> list[str]:
-    return list(
-        session.scalars(select(TableRow.code).where(TableRow.status == "open").order_by(TableRow.id.desc()).limit(100))
+def _lobby(session: Session) -> list[dict[str, Any]]:
+    """The newest open tables a person may join (a ladder's table, with no person at it, is not)."""
+    tables = list(
+        session.scalars(select(TableRow).where(TableRow.status == "open").order_by(TableRow.id.desc()).limit(100))
     )
+    seats: dict[int, list[SeatRow]] = {t.id: [] for t in tables}
+    if tables:
+        for row in session.scalars(
+            select(SeatRow).where(SeatRow.table_id.in_(list(seats))).order_by(SeatRow.table_id, SeatRow.seat_no)
+        ):
+            seats[row.table_id].append(row)
+    out = []
+    for table in tables:
+        rows = seats[table.id]
+        if not any(r.kind == "human" and not r.bot_level for r in rows):
+            continue
+        kinds = [r.kind for r in rows]
+        out.append(
+            {
+                "code": table.code,
+                "preset": table.preset,
+                "title": PRESETS[table.preset].title if table.preset in PRESETS else table.preset,
+                "status": table.status,
+                "seats": len(kinds),
+                "humans": kinds.count("human"),
+                "bots": kinds.count("bot"),
+                "empty": kinds.count("empty"),
+                "names": [r.name for r in rows if r.kind != "empty"],
+            }
+        )
+    return out
 
 
 def _finished_games(session: Session) -> list[dict[str, Any]]:

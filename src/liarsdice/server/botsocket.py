@@ -129,16 +129,18 @@ async def _handle(manager: RoomManager, name: str, conn: Connection, parse: Any,
             invite = manager.lobby.take(name, message.id)
             if not await manager.store.call(lambda s: still_live(s, name)):
                 raise RoomError("bad_token", "this bot account was revoked")
-            room = invite.room
-            seat, token = await room.seat_account(name, invite.seat)
+            # Wherever the table runs now: here, or in another process (docs/scaling.md).
+            seated = await manager.table_call(invite.code, "seat_account", {"name": name, "seat": invite.seat})
+            if seated is None:
+                raise RoomError("no_table", f"the table {invite.code} is gone")
             conn.send(
                 {
                     "type": "seated",
                     "id": message.id,
-                    "table": room.code,
-                    "seat": seat,
-                    "token": token,
-                    "url": f"{manager.base_url}/t/{room.code}",
+                    "table": seated["code"],
+                    "seat": seated["seat"],
+                    "token": seated["token"],
+                    "url": f"{manager.base_url}/t/{seated['code']}",
                     "ref": ref,
                 }
             )

@@ -56,6 +56,7 @@ class Connection:
         self.closed = False
         self.name: str | None = None  # a spectator's name in the chat (seats chat by their seat's name)
         self.close_code = 1000  # the code the socket is closed with once the queue is sent
+        self.close_reason = ""  # and the reason given with it
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:

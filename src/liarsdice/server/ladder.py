@@ -339,8 +339,8 @@ class Ladder:
         lobby = self.manager.lobby
         return [
             ACCOUNT_LEVEL + name
-            for name, conn in sorted(lobby.online.items())
-            if not conn.closed and name not in lobby.operator_bots and self._resting.get((name, preset), 0) <= now
+            for name in lobby.online_names()
+            if name not in lobby.operator_bots and self._resting.get((name, preset), 0) <= now
         ]
 
     def _pick(self, preset: str, counts: Mapping[str, int]) -> list[str]:

@@ -1,5 +1,9 @@
 """Every live table of one server: made, loaded from the database on first use (and after a
-restart, every table in play), and put away from memory when idle."""
+restart, every table in play), and put away from memory when idle.
+
+With `--redis-url` the server is several processes (docs/scaling.md): a table is run by the
+process holding its lease; this one relays the sockets of tables run elsewhere, runs what other
+processes relay to it, and takes over the tables in play that no live process runs."""
 
 from __future__ import annotations
 
@@ -14,8 +18,10 @@ from sqlalchemy import select
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
 from .botaccounts import BotLobby, account_of, revoked_among
+from .cluster import RENEW_EVERY, Cluster, RemoteError
 from .limits import RoomError, build_options, clean_name, hash_token
 from .metrics import ServerMetrics
+from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
 from .rooms import Room, Settings, log
 from .storage import Store, TableRow
 from .tablerows import Seat, _create_table, _load_table
@@ -28,14 +34,23 @@ _CODE_CHARS = frozenset(CODE_ALPHABET)
 class RoomManager:
     """Every live table of one server, loaded from the database on first use."""
 
-    def __init__(self, store: Store, settings: Settings, metrics: ServerMetrics | None = None) -> None:
+    def __init__(
+        self, store: Store, settings: Settings, metrics: ServerMetrics | None = None, cluster: Cluster | None = None
+    ) -> None:
         self.store = store
         self.settings = settings
         self.metrics = metrics or ServerMetrics()
         self.rooms: dict[str, Room] = {}
         self.base_url = ""
         self._loading = asyncio.Lock()
-        self.lobby = BotLobby(settings.operator_bots)
+        self.lobby = BotLobby(settings.operator_bots, cluster)
+        self.cluster = cluster
+        self.gateway = Gateway()  # sockets here whose tables run elsewhere
+        self.remote: dict[str, RemoteConnection] = {}  # sockets elsewhere at tables run here
+        self._background: set[asyncio.Task[Any]] = set()
+        if cluster is not None:
+            cluster.on_message = self._on_message
+            cluster.on_lost = self._lost
 
     async def create(self, preset: str, name: str, overrides: dict[str, Any], turn_seconds: int) -> tuple[Room, str]:
         name = clean_name(name)
@@ -58,6 +73,7 @@ class RoomManager:
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
+                await self._claim_new(code)
                 self.rooms[code] = room
                 return room, token
         raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
@@ -74,12 +90,26 @@ class RoomManager:
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, 0, "open", 0, list(seats))
+                await self._claim_new(code)
                 room.bots_only = True
                 self.rooms[code] = room
                 return room
         raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
 
+    async def _claim_new(self, code: str) -> None:
+        """Take the lease of a table just made (its code is new: nobody else holds it)."""
+        if self.cluster is not None and await self.cluster.claim(code) != self.cluster.id:
+            raise RoomError("not_ready", "could not take a new table's lease: try again")  # pragma: no cover
+
     async def get(self, code: str) -> Room | None:
+        """The table `code` if this process runs it (loaded from the database if need be, and
+        taken if no process runs it); None if there is no such table, or another process runs it."""
+        found = await self.locate(code)
+        return found if isinstance(found, Room) else None
+
+    async def locate(self, code: str) -> Room | RemoteTable | None:
+        """Where the table `code` runs: here (its Room, loaded from the database if need be, and
+        its lease taken if no process holds it), in another process, or nowhere (no such table)."""
         code = code.strip().upper()
         if len(code) != CODE_LENGTH or not set(code) <= _CODE_CHARS:  # no table: the database need not look
             return None
@@ -91,8 +121,21 @@ class RoomManager:
             room = self.rooms.get(code)
             if room is not None:
                 return room
+            if self.cluster is not None:
+                # The lease first, then the database: what is loaded after taking the lease is
+                # all that any earlier holder stored.
+                try:
+                    owner = await self.cluster.claim(code)
+                except Exception as e:
+                    raise RoomError("not_ready", f"this server cannot reach Redis ({e}): try again") from e
+                if owner is None:
+                    raise RoomError("not_ready", "the table is changing servers: try again")
+                if owner != self.cluster.id:
+                    return RemoteTable(code, owner)
             data = await self.store.call(lambda s: _load_table(s, code))
             if data is None:
+                if self.cluster is not None:
+                    await self.cluster.release(code)
                 return None
             room = self._restore(data)
             self.rooms[code] = room
@@ -105,6 +148,11 @@ class RoomManager:
                 room._turn_changed()
                 room._schedule()
         return room
+
+    def runs(self, room: Room) -> bool:
+        """Whether this process may still change `room` (with a cluster: it surely holds the
+        table's lease; a process that could not renew its leases lately must not write)."""
+        return self.cluster is None or (room.code in self.cluster.leases and self.cluster.safe())
 
     def _restore(self, data: dict[str, Any]) -> Room:
         room = Room(
@@ -158,13 +206,22 @@ class RoomManager:
         return room
 
     async def restore_playing(self) -> int:
-        """Load every table with a game in play (after a restart), so bots and timers go on."""
+        """Load every table with a game in play that no process runs (after a restart, or when
+        the process running it died), so bots and timers go on; how many."""
         codes = await self.store.call(
             lambda s: list(s.scalars(select(TableRow.code).where(TableRow.status == "playing")))
         )
+        if self.cluster is not None:
+            codes = [c for c, owner in zip(codes, await self.cluster.owners(codes), strict=True) if owner is None]
+        taken = 0
         for code in codes:
-            await self.get(code)
-        return len(codes)
+            if code in self.rooms:
+                continue
+            try:
+                taken += isinstance(await self.locate(code), Room)
+            except RoomError as e:
+                log.warning("could not take table %s: %s", code, e.message)
+        return taken
 
     def idle(self, room: Room, now: float) -> bool:
         """Whether `room` may leave memory: no game in play, nobody connected, nothing running
@@ -183,6 +240,8 @@ class RoomManager:
         gone = [code for code, room in self.rooms.items() if self.idle(room, now)]
         for code in gone:
             self.rooms.pop(code).close()
+            if self.cluster is not None:
+                self._later(self.cluster.release(code))
         return len(gone)
 
     async def sweep(self) -> None:
@@ -229,4 +288,213 @@ class RoomManager:
 
     def close(self) -> None:
         for room in self.rooms.values():
+            if self.cluster is not None:  # another process takes it: its clients connect again
+                _moving(room)
             room.close()
+        for relayed in self.gateway.relayed.values():
+            relayed.conn.close_code, relayed.conn.close_reason = MOVED, MOVED_REASON
+            relayed.conn.stop()
+
+    # ----- several processes (docs/scaling.md) -----
+
+    def _later(self, job: Any) -> None:
+        task = asyncio.get_running_loop().create_task(job)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        """A message from another process (cluster.py): for a socket relayed from here, or for
+        a table run here."""
+        op = message.get("op")
+        if op in ("out", "close"):
+            self.gateway.deliver(message)
+        elif op == "frame":
+            remote = self.remote.get(message["conn"])
+            if remote is not None:
+                remote.frames.put_nowait(message["text"])
+            else:  # a socket this process does not know (it restarted, or let the table go)
+                assert self.cluster is not None
+                gateway = message["conn"].rsplit("/", 1)[0]
+                self.cluster.post(gateway, {"op": "close", "conn": message["conn"], "code": MOVED})
+        elif op == "detach":
+            remote = self.remote.get(message["conn"])
+            if remote is not None:
+                remote.gone()
+        elif op == "attach":
+            assert self.cluster is not None
+            remote = RemoteConnection(
+                self.cluster, message["from"], message["conn"], message["code"], self.settings.rate, self.settings.burst
+            )
+            self.remote[remote.key] = remote
+            remote.task = asyncio.get_running_loop().create_task(
+                self._serve_remote(remote, message.get("token"), message.get("name"))
+            )
+        elif op == "call":
+            self._later(self._answer(message))
+        elif op == "invite":
+            self.lobby.invited(message)
+        elif op == "tell":
+            self.lobby.tell(message)
+        elif op == "bot_replaced":
+            self.lobby.replaced(message["name"])
+        else:
+            log.warning("a message from another process with an unknown op: %r", op)
+
+    async def _serve_remote(self, remote: RemoteConnection, token: str | None, name: str | None) -> None:
+        """A socket relayed from another process, at a table run here: as app.table_socket
+        serves a socket of this process."""
+        from .app import handle
+
+        try:
+            target = await self.locate(remote.code)
+            if not isinstance(target, Room):
+                if target is None:
+                    message = f"no table with the code {remote.code!r}"
+                    remote.send({"type": "error", "code": "no_table", "message": message, "ref": None})
+                else:
+                    remote.close_code = MOVED
+                remote.stop()
+                return
+            room = target
+            try:
+                await room.attach(remote, token, name)  # type: ignore[arg-type]
+            except RoomError as e:
+                remote.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
+                remote.stop()
+                return
+            try:
+                while not remote.closed:
+                    frame = await remote.frames.get()
+                    if frame is None:
+                        break
+                    await handle(room, remote, frame)  # type: ignore[arg-type]
+            finally:
+                await room.detach(remote)  # type: ignore[arg-type]
+        except Exception:
+            log.exception("a relayed socket at table %s failed", remote.code)
+            remote.close_code = 1011
+            remote.stop()
+        finally:
+            self.remote.pop(remote.key, None)
+
+    async def table_call(self, code: str, method: str, args: dict[str, Any]) -> Any:
+        """Do `method` at the table `code` wherever it runs (here, or through the process that
+        runs it); None if there is no such table. RoomError as the table refuses."""
+        for _ in range(3):
+            target = await self.locate(code)
+            if target is None:
+                return None
+            if isinstance(target, Room):
+                return await self._table_method(target, method, args)
+            assert self.cluster is not None
+            try:
+                return await self.cluster.call(target.owner, method, {**args, "code": target.code})
+            except RemoteError as e:
+                if e.code == "moved":  # it let the table go meanwhile: look again
+                    continue
+                if e.code == "no_table":
+                    return None
+                raise RoomError(e.code, e.message) from None
+            except TimeoutError:
+                raise RoomError(
+                    "not_ready", "the server running this table does not answer: try again in a few seconds"
+                ) from None
+        raise RoomError("not_ready", "the table is changing servers: try again")
+
+    async def _table_method(self, room: Room, method: str, args: dict[str, Any]) -> Any:
+        if method == "table":
+            return room.table_json(self.base_url)
+        if method == "join":
+            seat, token = await room.join(str(args["name"]))
+            return {"seat": seat, "token": token, "code": room.code}
+        if method == "seat_account":
+            seat, token = await room.seat_account(str(args["name"]), args["seat"])
+            return {"seat": seat, "token": token, "code": room.code}
+        raise RoomError("bad_message", f"unknown table request {method!r}")
+
+    async def _answer(self, message: dict[str, Any]) -> None:
+        """A request from another process about a table it believes runs here."""
+        assert self.cluster is not None
+        try:
+            target = await self.locate(str(message["args"]["code"]))
+            if target is None:
+                raise RoomError("no_table", "no such table")
+            if not isinstance(target, Room):
+                raise RoomError("moved", "that table runs in another process")
+            result = await self._table_method(target, message["method"], message["args"])
+        except RoomError as e:
+            self.cluster.answer(message, error=(e.code, e.message))
+        except Exception as e:
+            log.exception("could not answer %s from another process", message.get("method"))
+            self.cluster.answer(message, error=("server_error", f"the server running this table failed: {e}"))
+        else:
+            self.cluster.answer(message, result)
+
+    def _lost(self, codes: list[str]) -> None:
+        """Another process runs these tables now (this one could not renew their leases): let
+        them go; their clients connect again and find the table there."""
+        for code in codes:
+            room = self.rooms.pop(code, None)
+            if room is not None:
+                _moving(room)
+                room.close()
+
+    async def watch_cluster(self) -> None:
+        """Every second: close the relayed sockets whose table changed process, forget sockets
+        relayed from processes that died, and take the tables in play that no process runs."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        sweeps = 0
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                relayed = sorted({r.code for r in self.gateway.relayed.values()})
+                if relayed:
+                    owners = dict(zip(relayed, await cluster.owners(relayed), strict=True))
+                    moved = self.gateway.moved(owners)
+                    if moved:
+                        log.info("%d relayed sockets closed: their tables changed process", moved)
+                await self.lobby.refresh()
+                gateways = {r.gateway for r in self.remote.values()}
+                if gateways:
+                    alive = await cluster.alive(gateways)
+                    for remote in list(self.remote.values()):
+                        if remote.gateway not in alive:
+                            remote.gone()
+                sweeps += 1
+                if sweeps % 2 == 0:
+                    taken = await self.restore_playing()
+                    if taken:
+                        log.info("took over %d tables in play that no process ran", taken)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the cluster check failed: trying again")
+
+    async def lead(self, name: str, job: Any) -> None:
+        """Run `job()` in one process of the cluster at a time: the one holding the lease `name`
+        (another takes it over within seconds if that process dies)."""
+        assert self.cluster is not None
+        while True:
+            try:
+                holder = await self.cluster.claim(name)
+            except Exception as e:
+                log.warning("could not ask Redis who runs %s: %s", name, e)
+                holder = None
+            if holder == self.cluster.id:
+                log.info("this process runs %s", name)
+                task = asyncio.get_running_loop().create_task(job())
+                try:
+                    while name in self.cluster.leases and not task.done():
+                        await asyncio.sleep(RENEW_EVERY)
+                finally:
+                    task.cancel()
+            await asyncio.sleep(RENEW_EVERY)
+
+
+def _moving(room: Room) -> None:
+    """Close `room`'s sockets saying the table moves (code 1012): clients connect again."""
+    for conn in room.conns:
+        conn.close_code = MOVED
+        if hasattr(conn, "close_reason"):
+            conn.close_reason = MOVED_REASON

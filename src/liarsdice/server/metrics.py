@@ -64,6 +64,20 @@ class _TablesAndConnections(Collector):
         online = manager.lobby.online.values() if manager is not None else []
         connections.add_metric(["bot_account"], sum(1 for c in online if not c.closed))
         yield connections
+        if manager is not None and manager.cluster is not None:
+            # Several processes (docs/scaling.md): sockets crossing to or from other processes.
+            relayed = GaugeMetricFamily(
+                "liarsdice_relayed_sockets",
+                "table websockets crossing processes: out = held here, the table runs elsewhere; "
+                "in = held elsewhere, the table runs here (counted in liarsdice_connections too)",
+                labels=["direction"],
+            )
+            relayed.add_metric(["out"], len(manager.gateway.relayed))
+            relayed.add_metric(["in"], len(manager.remote))
+            yield relayed
+            leases = GaugeMetricFamily("liarsdice_leases", "leases this process holds (tables it runs, the ladder)")
+            leases.add_metric([], len(manager.cluster.leases))
+            yield leases
 
 
 class ServerMetrics:

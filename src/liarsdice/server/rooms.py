@@ -84,6 +84,9 @@ class Settings:
     # Seconds between checks for bot accounts revoked elsewhere (`liarsdice bot revoke`, another
     # process): a revoked bot online or seated here is let go within this time.
     revocation_check: float = 2.0
+    # Several processes share the tables through this Redis (`liarsdice serve --redis-url`); None:
+    # this process is the whole server.
+    redis_url: str | None = None
 
 
 @dataclass
@@ -462,6 +465,8 @@ class Room:
 
     async def _set_seats(self, changed: list[tuple[int, Seat]]) -> None:
         """Store the seats that changed, then hold them and tell everyone (under the lock)."""
+        if not self.manager.runs(self):
+            raise RoomError("not_ready", "this table is moving to another server: try again")
         table_id = self.table_id
         await self.store.call(lambda s: [_save_seat(s, table_id, i, seat) for i, seat in changed])
         for i, seat in changed:
@@ -588,6 +593,8 @@ class Room:
     ) -> None:
         """Deal what luck owes, store every step, then update memory and tell everyone."""
         assert self.recorder is not None and self.game_id is not None
+        if not self.manager.runs(self):
+            raise RoomError("not_ready", "this table is moving to another server: connect again")
         current = pending[-1][2] if pending else state
         index = self.steps_done + len(pending)
         while current.is_chance:

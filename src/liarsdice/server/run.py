@@ -14,6 +14,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from .app import create_app, default_database_url
+from .cluster import ClusterError, check_redis_url
 from .ladder import LadderConfig
 from .rooms import MAX_MESSAGE, Settings
 from .storage import make_engine
@@ -75,9 +76,17 @@ def run_server(
     forwarded_allow_ips: str | None = None,
     ladder: LadderConfig | None = None,
     bot_signup: bool = True,
+    redis_url: str | None = None,
 ) -> None:
     url = database_url or default_database_url()
     make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
+    if redis_url is not None:
+        if url.startswith("sqlite") and ":memory:" in url:
+            raise ValueError("several processes share one database: --redis-url needs a database file or PostgreSQL")
+        try:
+            check_redis_url(redis_url)  # likewise for Redis
+        except ClusterError as e:
+            raise ValueError(str(e)) from None
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(
@@ -89,6 +98,7 @@ def run_server(
         operator_bots=dict(operator_bots or {}),
         ladder=ladder,
         bot_signup=bot_signup,
+        redis_url=redis_url,
     )
     app = create_app(url, settings)
     config = uvicorn.Config(

@@ -34,6 +34,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    text,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
@@ -198,6 +199,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes starting at once (serve --redis-url): one migrates, the others
+            # wait for it here and then find the schema up to date.
+            connection.execute(text("SELECT pg_advisory_xact_lock(7170736970)"))
         cfg.attributes["connection"] = connection
         command.upgrade(cfg, "head")
 
