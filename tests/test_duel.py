@@ -173,6 +173,51 @@ def test_train_command_caches_where_the_bot_looks(data_dir: Path) -> None:
     assert bad.exit_code != 0 and "--wild is 1, top or none" in bad.output
 
 
+def test_a_training_resumed_from_its_checkpoint_is_one_longer_run(tmp_path: Path) -> None:
+    options = duel((2, 1), 6, "top")
+    straight = train(options, (2, 1), k=3, iterations=40, sample=8, seed=3)
+    checkpoint = tmp_path / "t.train.npz"
+    told: list[tuple[int, float]] = []
+    first = train(options, (2, 1), k=3, iterations=25, sample=8, seed=3, checkpoint=checkpoint)
+    assert first.meta["iterations"] == 25 and checkpoint.exists()
+    second = train(
+        options,
+        (2, 1),
+        k=3,
+        iterations=15,
+        sample=8,
+        seed=3,
+        checkpoint=checkpoint,
+        on_resume=lambda i, s: told.append((i, s)),
+    )
+    assert told and told[0][0] == 25
+    assert second.meta["iterations"] == 40 and second.meta["seconds"] >= told[0][1]
+    for player in (0, 1):  # the same regrets, averages and draws: the same strategy
+        assert np.array_equal(second.bid[player], straight.bid[player])
+        assert np.array_equal(second.liar[player], straight.liar[player])
+    # A checkpoint of another game, or of another sampling, is refused by name.
+    with pytest.raises(ValueError, match="checkpoint of another training"):
+        train(duel((2, 1), 6, 1), (2, 1), k=3, iterations=1, sample=8, seed=3, checkpoint=checkpoint)
+    with pytest.raises(ValueError, match="sampled per half-iteration"):
+        train(options, (2, 1), k=3, iterations=1, seed=3, checkpoint=checkpoint)
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a checkpoint")
+    with pytest.raises(ValueError, match="not a readable training checkpoint"):
+        train(options, (2, 1), k=3, iterations=1, checkpoint=broken)
+
+
+def test_the_train_command_goes_on_where_it_stopped(data_dir: Path) -> None:
+    args = ["train", "--dice", "1", "1", "--faces", "4", "--wild", "none", "--iterations", "20"]
+    first = CliRunner().invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "going on from" not in first.output and "20 iterations" in first.output
+    again = CliRunner().invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert "going on from iteration 20" in again.output and "40 iterations" in again.output
+    fresh = CliRunner().invoke(app, [*args, "--fresh"])
+    assert fresh.exit_code == 0 and "going on from" not in fresh.output and "20 iterations" in fresh.output
+
+
 # ----- the bot -----
 
 

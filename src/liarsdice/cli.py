@@ -498,8 +498,17 @@ def train(
     exact: Annotated[
         bool, typer.Option("--exact", help="measure the exact exploitability on the full tree (small games)")
     ] = False,
+    fresh: Annotated[
+        bool,
+        typer.Option(
+            "--fresh", help="start from nothing, not from this duel's checkpoint (which the run then replaces)"
+        ),
+    ] = False,
 ) -> None:
-    """Train the two-player strategy of the `duel` bot for one round size and cache it."""
+    """Train the two-player strategy of the `duel` bot for one round size and cache it.
+
+    Training goes on where the last run of the same duel stopped (its checkpoint is kept beside
+    the cached strategy, and saved every 10 minutes): --iterations and --seconds are this run's."""
     try:
         from .bots.duel import strategies_dir, strategy_key
         from .duel import default_k, game_for
@@ -533,18 +542,36 @@ def train(
     del game
 
     def show(p: Any) -> None:
-        if p.iteration % 10 == 0 or p.iteration == iterations:
+        if p.iteration % 10 == 0:
             typer.echo(f"iteration {p.iteration}  {p.seconds:.1f} s  value for player 0 {p.value:+.4f}")
 
-    strategy = run_train(
-        options, dice, k=memory, iterations=iterations, seconds=seconds, sample=sample, on_progress=show
-    )
+    def resumed(iteration: int, spent: float) -> None:
+        typer.echo(f"going on from iteration {iteration} ({spent:.0f} s of training so far): {checkpoint}")
+
+    key = strategy_key(options, dice, memory)
+    checkpoint = strategies_dir() / f"{key}.train.npz"
+    if fresh:
+        checkpoint.unlink(missing_ok=True)
+    try:
+        strategy = run_train(
+            options,
+            dice,
+            k=memory,
+            iterations=iterations,
+            seconds=seconds,
+            sample=sample,
+            on_progress=show,
+            checkpoint=checkpoint,
+            on_resume=resumed,
+        )
+    except ValueError as e:
+        _fail(f"{e} (--fresh starts over)")
     typer.echo(
         f"{strategy.meta['iterations']} iterations in {strategy.meta['seconds']:.1f} s ({strategy.meta['method']})"
     )
     if exact:
         typer.echo(f"exact exploitability on the full tree: {strategy.exact_exploitability():.6f}")
-    saved = [strategy.save(strategies_dir() / f"{strategy_key(options, dice, memory)}.npz")]
+    saved = [strategy.save(strategies_dir() / f"{key}.npz")]
     if out is not None:
         saved.append(strategy.save(out))
     for path in saved:

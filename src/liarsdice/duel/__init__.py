@@ -17,8 +17,10 @@ exactly on the full tree.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from ..rules import Options
 from .graph import AbstractGame, game_for
@@ -67,20 +69,44 @@ def train(
     seed: int = 0,
     sample: int | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    checkpoint: str | Path | None = None,
+    checkpoint_every: float = 600.0,
+    on_resume: Callable[[int, float], None] | None = None,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
-    remembering the last `k` bids (`default_k` if None)."""
-    started = time.perf_counter()
+    remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`.
+
+    With `checkpoint`, a long training goes on over several runs: it starts from the checkpoint
+    there if one exists (`on_resume(iteration, seconds)` is told), saves one every
+    `checkpoint_every` seconds and at the end. Resumed, it does exactly what one longer run
+    would have done."""
     if k is None:
         k = default_k(options, dice)
     trainer = Trainer(game_for(options, dice, k), sample=sample, seed=seed)
-    trainer.run(iterations=iterations, seconds=seconds, on_progress=on_progress)
+    about = json.loads(json.dumps({"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}))
+    if checkpoint is not None and Path(checkpoint).exists():
+        trainer.resume(checkpoint, about)
+        if on_resume is not None:
+            on_resume(trainer.iteration, trainer.seconds)
+    saved = time.perf_counter()
+
+    def progress(p: Progress) -> None:
+        nonlocal saved
+        if on_progress is not None:
+            on_progress(p)
+        if checkpoint is not None and time.perf_counter() - saved >= checkpoint_every:
+            trainer.checkpoint(checkpoint, about)
+            saved = time.perf_counter()
+
+    trainer.run(iterations=iterations, seconds=seconds, on_progress=progress)
+    if checkpoint is not None:
+        trainer.checkpoint(checkpoint, about)
     l0, b0 = trainer.average(0)
     l1, b1 = trainer.average(1)
     meta = {
         "method": "DCFR" if trainer.sample is None else f"DCFR, {trainer.sample} hands sampled per half-iteration",
         "iterations": trainer.iteration,
-        "seconds": round(time.perf_counter() - started, 3),
+        "seconds": round(trainer.seconds, 3),
         "value": float(trainer.value),
         "seed": seed,
     }

@@ -19,9 +19,14 @@ is then an unbiased estimate of the full one (Monte Carlo CFR, sampling the trav
 
 from __future__ import annotations
 
+import json
+import os
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -218,6 +223,71 @@ class Trainer:
         self.a_liar = [np.zeros(s) for s in shape_l]
         self.a_bid = [np.zeros(s) for s in shape_b]
         self.value = 0.0
+        self.seconds = 0.0  # spent training, over every run continued here (`checkpoint`)
+
+    # ----- checkpoints: a long training in several runs -----
+
+    def checkpoint(self, path: str | Path, about: dict[str, Any]) -> Path:
+        """Save everything training needs to go on (regrets, averages, the iteration, the
+        sampler's state) at `path`, with `about` (what game it is) to check when it is resumed.
+        Written whole or not at all."""
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "about": about,
+            "iteration": self.iteration,
+            "sample": self.sample,
+            "value": self.value,
+            "seconds": self.seconds,
+            "rng": self.rng.bit_generator.state,
+        }
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+        for player in (0, 1):
+            for name in ("r_liar", "r_bid", "a_liar", "a_bid"):
+                arrays[f"{name}{player}"] = getattr(self, name)[player]
+        partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
+        try:
+            with open(partial, "wb") as f:
+                np.savez(f, **arrays)  # not compressed: regrets hardly compress, and big ones take minutes
+            os.replace(partial, p)
+        finally:
+            partial.unlink(missing_ok=True)
+        return p
+
+    def resume(self, path: str | Path, about: dict[str, Any]) -> None:
+        """Go on from the checkpoint at `path`; ValueError if it is unreadable or of another game
+        (`about` differs) or another sampling."""
+        try:
+            data = np.load(path, allow_pickle=False)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+            # np.load reads a file that is not a zip as a pickle, and refuses it as one.
+            raise ValueError(f"{path} is not a readable training checkpoint: {e}") from e
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ValueError(f"{path} is not a readable training checkpoint: it holds one array, not an .npz")
+        try:
+            with data:
+                meta = json.loads(str(data["meta"]))
+                if meta.get("about") != about:
+                    raise ValueError(f"{path} is the checkpoint of another training: {meta.get('about')}")
+                if meta.get("sample") != self.sample:
+                    was = meta.get("sample") or "every hand"
+                    now = self.sample or "every hand"
+                    raise ValueError(f"{path} was trained with {was} sampled per half-iteration, not {now}")
+                loaded = {}
+                for player in (0, 1):
+                    for name in ("r_liar", "r_bid", "a_liar", "a_bid"):
+                        array = data[f"{name}{player}"]
+                        if array.shape != getattr(self, name)[player].shape:
+                            raise ValueError(f"{path} does not fit this game: {name}{player} is {array.shape}")
+                        loaded[(name, player)] = array
+        except (OSError, EOFError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as e:
+            raise ValueError(f"{path} is not a readable training checkpoint: {e}") from e
+        for (name, player), array in loaded.items():
+            getattr(self, name)[player] = np.array(array, dtype=np.float64)
+        self.iteration = int(meta["iteration"])
+        self.value = float(meta["value"])
+        self.seconds = float(meta["seconds"])
+        self.rng.bit_generator.state = meta["rng"]
 
     def current(self, player: int) -> tuple[np.ndarray, np.ndarray]:
         """The regret-matching strategy of `player`: (liar, bid) arrays of shape (hands, slots)."""
@@ -311,16 +381,20 @@ class Trainer:
         seconds: float | None = None,
         on_progress: Callable[[Progress], None] | None = None,
     ) -> None:
-        """Train until `iterations` or `seconds`, whichever comes first."""
+        """Train `iterations` more iterations or for `seconds`, whichever comes first."""
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations or seconds")
         started = time.perf_counter()
+        before = self.seconds
+        done = 0
         while True:
             self.iterate()
+            done += 1
             elapsed = time.perf_counter() - started
+            self.seconds = before + elapsed
             if on_progress is not None:
                 on_progress(Progress(self.iteration, elapsed, self.value))
-            if iterations is not None and self.iteration >= iterations:
+            if iterations is not None and done >= iterations:
                 break
             if seconds is not None and elapsed >= seconds:
                 break
