@@ -38,6 +38,7 @@ from websockets.exceptions import ConnectionClosed
 from conftest import free_port, new_postgres_database
 from liarsdice.record import replay
 from liarsdice.server.wsplayer import random_move
+from test_server_restart import get, post
 
 EXE = Path(sys.executable).with_name("liarsdice")
 # Small, quick games: four seats of two dice (perudo allows 2 to 6 seats, any number of dice).
@@ -133,19 +134,6 @@ def cluster(database_url: str, redis_url: str, count: int = 2) -> Iterator[list[
 def urls(postgres_server: str, redis_server: str) -> tuple[str, str]:
     """A fresh PostgreSQL database and the session's Redis."""
     return new_postgres_database(postgres_server), redis_server
-
-
-def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", json.dumps(body).encode(), {"Content-Type": "application/json"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as r:
-        return json.loads(r.read())  # type: ignore[no-any-return]
-
-
-def get(port: int, path: str) -> Any:
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
-        return json.loads(r.read())
 
 
 def actions_counted(port: int) -> float:

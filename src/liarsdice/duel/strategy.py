@@ -30,6 +30,18 @@ VERSION = 1
 KEEP = 1e-4
 
 
+def open_npz(path: str | Path, what: str) -> Any:
+    """The .npz file at `path`, opened; ValueError saying it is no readable `what` if not."""
+    try:
+        opened = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+        # np.load reads a file that is not a zip as a pickle, and refuses it as one.
+        raise ValueError(f"{path} is not a readable {what}: {e}") from e
+    if not isinstance(opened, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path} is not a readable {what}: it holds one array, not an .npz")
+    return opened
+
+
 @dataclass
 class DuelStrategy:
     """Both players' average strategies on one abstract game, with how they were made."""
@@ -111,13 +123,7 @@ class DuelStrategy:
     @classmethod
     def load(cls, path: str | Path) -> DuelStrategy:
         """The strategy saved at `path`; ValueError if the file is not a whole, readable one."""
-        try:
-            opened = np.load(path, allow_pickle=False)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-            # np.load reads a file that is not a zip as a pickle, and refuses it as one.
-            raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
-        if not isinstance(opened, np.lib.npyio.NpzFile):
-            raise ValueError(f"{path} is not a readable liarsdice duel strategy: it holds one array, not an .npz")
+        opened = open_npz(path, "liarsdice duel strategy")
         try:
             with opened as data:
                 if "meta" not in data:

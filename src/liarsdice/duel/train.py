@@ -257,13 +257,9 @@ class Trainer:
     def resume(self, path: str | Path, about: dict[str, Any]) -> None:
         """Go on from the checkpoint at `path`; ValueError if it is unreadable or of another game
         (`about` differs) or another sampling."""
-        try:
-            data = np.load(path, allow_pickle=False)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-            # np.load reads a file that is not a zip as a pickle, and refuses it as one.
-            raise ValueError(f"{path} is not a readable training checkpoint: {e}") from e
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise ValueError(f"{path} is not a readable training checkpoint: it holds one array, not an .npz")
+        from .strategy import open_npz
+
+        data = open_npz(path, "training checkpoint")
         try:
             with data:
                 meta = json.loads(str(data["meta"]))
