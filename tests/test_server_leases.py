@@ -203,3 +203,26 @@ def test_a_table_nobody_runs_is_taken_over_with_its_game(tmp_path: Path, redis_s
             assert 'liarsdice_relayed_sockets{direction="out"} 0.0' in text
 
     run(test)
+
+
+def test_healthz_says_when_a_process_cannot_hold_tables(tmp_path: Path, redis_server: str) -> None:
+    from fastapi.testclient import TestClient
+
+    from liarsdice.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'db.sqlite3'}", Settings(redis_url=redis_server))
+    with TestClient(app) as client:
+        answer = client.get("/healthz")
+        assert answer.status_code == 200 and answer.json()["redis"] == "ok"
+        manager: RoomManager = app.state.rooms
+        assert manager.cluster is not None
+        for task in manager.cluster._tasks:  # as if Redis had not answered for a while
+            if task.get_name() == "cluster leases":
+                client.portal.call(_cancel, task)
+        manager.cluster.renewed = time.monotonic() - LEASE_SECONDS
+        answer = client.get("/healthz")
+        assert answer.status_code == 503 and "Redis has not answered" in answer.json()["redis"]
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()

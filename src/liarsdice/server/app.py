@@ -376,7 +376,13 @@ def create_app(
     async def healthz(request: Request) -> JSONResponse:
         store: Store | None = getattr(request.app.state, "store", None)
         problem = "the server is starting or stopping" if store is None else await database_check(store.engine)
-        status, body = health(started, problem)
+        manager: RoomManager | None = getattr(request.app.state, "rooms", None)
+        cluster = manager.cluster if manager is not None else None
+        redis_problem = None
+        if cluster is not None and not cluster.safe():
+            # It cannot hold a table's lease: a load balancer should send people elsewhere.
+            redis_problem = "Redis has not answered for a while: this process runs no table until it does"
+        status, body = health(started, problem, redis_problem, redis=settings.redis_url is not None)
         return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
 
     @app.get("/metrics", include_in_schema=False)

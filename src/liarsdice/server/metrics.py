@@ -182,12 +182,18 @@ def _select_one(engine: Engine) -> None:
         connection.execute(text("SELECT 1"))
 
 
-def health(started: float, problem: str | None) -> tuple[int, dict[str, Any]]:
-    """The /healthz answer: its status code and body."""
+def health(
+    started: float, problem: str | None, redis_problem: str | None = None, redis: bool = False
+) -> tuple[int, dict[str, Any]]:
+    """The /healthz answer: its status code and body (with `redis`, how this process stands
+    with the Redis it shares tables through)."""
+    ok = problem is None and redis_problem is None
     body: dict[str, Any] = {
-        "status": "ok" if problem is None else "unavailable",
+        "status": "ok" if ok else "unavailable",
         "database": "ok" if problem is None else problem,
         "version": server_version(),
         "uptime_seconds": round(time.monotonic() - started, 3),
     }
-    return (200 if problem is None else 503), body
+    if redis:
+        body["redis"] = "ok" if redis_problem is None else redis_problem
+    return (200 if ok else 503), body
