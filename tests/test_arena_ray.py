@@ -10,7 +10,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from typing import NamedTuple
 
 import pytest
 
+from conftest import free_port
 from liarsdice.arena import ArenaInputError
 from liarsdice.arena_ray import check_address
 
@@ -72,12 +72,6 @@ def test_cli_refuses_bad_ray_arguments(args: list[str], message: str, tmp_path: 
 
 
 # ----- a real cluster -----
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _ours(folders: list[Path]) -> list[int]:
@@ -133,9 +127,9 @@ def cluster() -> Iterator[Cluster]:
     # Short folders: Ray's socket paths live under them and a Unix socket path has ~107 bytes.
     folders = [Path(tempfile.mkdtemp(prefix="ray", dir="/tmp")) for _ in range(2)]
     notes = Path(tempfile.mkdtemp(prefix="raynotes", dir="/tmp"))
-    port = _free_port()
+    port = free_port()
     address = f"127.0.0.1:{port}"
-    client = _free_port()
+    client = free_port()
     groups: list[int] = []
 
     def start(tag: str, *args: str) -> None:

@@ -77,7 +77,9 @@ class Connection:
                 text = await self.queue.get()
                 if text is None:
                     break
-                await asyncio.wait_for(self._send(text), SEND_TIMEOUT)
+                # a timeout scope rather than wait_for, which makes a task of every message
+                async with asyncio.timeout(SEND_TIMEOUT):
+                    await self._send(text)
         except Exception:
             self.closed = True
         with contextlib.suppress(Exception):

@@ -47,9 +47,8 @@ from .tablerows import (
     _new_game_row,
     _save_rules,
     _save_seat,
-    _save_steps,
 )
-from .views import bot_view_json, game_view_json, turn_json
+from .views import own_view_json, public_view_json, turn_json
 
 if TYPE_CHECKING:
     from .ladder import LadderConfig
@@ -191,15 +190,13 @@ class Room:
     def view_json(self, seat: int | None, deadline: int | None, reveal_until: int | None) -> dict[str, Any]:
         """The GameView of `seat`, with the reveal pause and the moves of the round that ended."""
         assert self.state is not None and self.game_id is not None
-        view = game_view_json(self.state, seat, self.game_id, deadline, self.steps_done)
-        last = view["last_round"]
-        if last is not None and self.round_moves is not None and self.round_moves[0] == last["round"]:
-            last["moves"] = self.round_moves[1]
-        view["reveal_until"] = reveal_until
-        if seat is not None and account_of(self.seats[seat].bot_level) is not None:
-            # A bot account's seat is also told its view in the bot protocol's words (the same
-            # per-seat view), so `liarsdice bot connect` can hand its program a PlayerView.
-            view["bot_view"] = bot_view_json(self.state, seat)
+        # A bot account's seat is also told its view in the bot protocol's words (the same
+        # per-seat view), so `liarsdice bot connect` can hand its program a PlayerView.
+        account = seat is not None and account_of(self.seats[seat].bot_level) is not None
+        view = own_view_json(self.state, seat, account)
+        view.update(
+            public_view_json(self.state, self.game_id, deadline, self.steps_done, reveal_until, self.round_moves)
+        )
         return view
 
     def broadcast_table(self) -> None:
@@ -207,17 +204,25 @@ class Room:
             conn.send({"type": "table", "table": self.table_json(self.manager.base_url)})
 
     def broadcast_state(self, ref: tuple[Connection, int | None] | None = None) -> None:
-        if self.state is None or self.game_id is None:
+        if self.state is None or self.game_id is None or not self.conns:
             return
-        deadline = self.deadline_ms()
-        reveal_until = self.reveal_until_ms()
+        # The part every seat shares is built and encoded once; each seat's text is its own
+        # part followed by it (the same object as view_json gives, in another key order).
+        public = json.dumps(
+            public_view_json(
+                self.state, self.game_id, self.deadline_ms(), self.steps_done, self.reveal_until_ms(), self.round_moves
+            ),
+            separators=(",", ":"),
+            allow_nan=False,
+        )
         cache: dict[int | None, str] = {}
         for conn in list(self.conns):
-            body = cache.get(conn.seat)
+            seat = conn.seat
+            body = cache.get(seat)
             if body is None:
-                view = self.view_json(conn.seat, deadline, reveal_until)
-                body = json.dumps(view, separators=(",", ":"), allow_nan=False)
-                cache[conn.seat] = body
+                account = seat is not None and account_of(self.seats[seat].bot_level) is not None
+                own = json.dumps(own_view_json(self.state, seat, account), separators=(",", ":"), allow_nan=False)
+                body = cache[seat] = f"{own[:-1]},{public[1:]}"
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
 
@@ -606,7 +611,7 @@ class Room:
         rows = [self.recorder.step_json(before, action) for before, action, _, _ in pending]
         first = self.steps_done
         game_id = self.game_id
-        await self.store.call(lambda s: _save_steps(s, game_id, first, rows))
+        await self.store.save_steps(game_id, first, rows)
         ended = False
         for (before, action, after, events), row in zip(pending, rows, strict=True):
             self.recorder.note(before, action, after, events, row)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import sys
@@ -49,10 +50,28 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         self.conn.__class__ = _SaysTooLarge  # the same connection, with `fail` above
 
 
+def tune_collector() -> None:
+    """Keep the cyclic garbage collector from stalling the event loop.
+
+    A busy server holds some 300k long-lived objects (states, views, sockets) and makes almost no
+    cyclic garbage, yet with the default thresholds a full collection walks them all every few
+    seconds, 130-300 ms each time at 200 tables: those pauses were the whole p99 of
+    `benchmarks/server_load.py`. What exists at start-up (modules, the app) is frozen out of every
+    collection; young collections run after 50k allocations instead of 700, so objects that die
+    young (most messages) are gone before any collection sees them. A shorter switch interval
+    hands the GIL from the database thread back to the event loop sooner.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 10)
+    sys.setswitchinterval(0.001)
+
+
 class _Server(uvicorn.Server):
     async def startup(self, sockets: list | None = None) -> None:  # type: ignore[type-arg]
         await super().startup(sockets)
         if self.started:
+            tune_collector()
             for server in self.servers:
                 for sock in server.sockets:
                     host, port = sock.getsockname()[:2]

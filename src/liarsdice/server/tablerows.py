@@ -80,10 +80,6 @@ def _new_game_row(
     return row.id
 
 
-def _save_steps(session: Session, game_id: int, first: int, rows: list[dict[str, Any]]) -> None:
-    session.add_all(StepRow(game_id=game_id, idx=first + i, data=row) for i, row in enumerate(rows))
-
-
 def _finish_game(
     session: Session, table_id: int, game_id: int, record: dict[str, Any], winners: list[str], rounds: int
 ) -> None:

@@ -1,8 +1,9 @@
 """What a connection is sent: a seat's (or a spectator's) view of the game, as JSON.
 
 Everything here is built from `GameState.view(seat)`, the engine's per-seat view, so a seat's
-message can hold only what that seat may know. The reveal of the last round and the result are
-public once they exist.
+message can hold only what that seat may know: its own part from its own view, the rest (the
+same for everyone) from a spectator's. The reveal of the last round and the result are public
+once they exist.
 """
 
 from __future__ import annotations
@@ -80,10 +81,32 @@ def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
     }
 
 
-def game_view_json(
-    state: GameState, seat: int | None, game_id: int, deadline: int | None, version: int = 0
-) -> dict[str, Any]:
+def own_view_json(state: GameState, seat: int | None, bot_account: bool = False) -> dict[str, Any]:
+    """The part of `seat`'s GameView that is its own: the seat, its cup and its moves (and, for
+    a bot account's seat, the same view in the bot protocol's words)."""
     view = state.view(seat)
+    own: dict[str, Any] = {
+        "seat": seat,
+        "cup": sorted(view.cup),
+        "legal": legal_json(view) if seat is not None else None,
+    }
+    if bot_account and seat is not None:
+        own["bot_view"] = bot_view_json(state, seat)
+    return own
+
+
+def public_view_json(
+    state: GameState,
+    game_id: int,
+    deadline: int | None,
+    version: int = 0,
+    reveal_until: int | None = None,
+    round_moves: tuple[int, list[dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The rest of a GameView, the same for every seat: built from a spectator's view, so it
+    holds no cup. A table builds it once per update and sends it with each seat's own part.
+    `round_moves` (round number, moves) are the moves of the round the last reveal ended."""
+    view = state.view(None)
     seats = view.seats
     o = view.options
     standing = None
@@ -99,6 +122,8 @@ def game_view_json(
         lines = describe_outcome(view.last_outcome, seats, o)
         last_round["lines"] = lines
         last_round["verdict"] = lines[len(view.last_outcome.active) :]  # without the hands
+        if round_moves is not None and round_moves[0] == last_round["round"]:
+            last_round["moves"] = round_moves[1]
     result = None
     if view.result is not None:
         result = result_to_json(view.result, seats)
@@ -107,7 +132,6 @@ def game_view_json(
     return {
         "game_id": game_id,
         "version": version,
-        "seat": seat,
         "seats": list(seats),
         "round": view.round_no,
         "phase": view.phase,
@@ -117,7 +141,6 @@ def game_view_json(
         "wild": view.wild,
         "dice": list(view.dice),
         "active": list(view.active),
-        "cup": sorted(view.cup),
         "pushed": [list(p) for p in view.pushed],
         "history": history,
         "standing": standing,
@@ -131,7 +154,6 @@ def game_view_json(
         "paid": list(view.paid) if view.paid is not None else None,
         "folded": list(view.folded),
         "deadline": deadline,
-        "legal": legal_json(view) if seat is not None else None,
         "last_round": last_round,
         "result": result,
         "words": {
@@ -139,6 +161,7 @@ def game_view_json(
             "bid": "claim" if o.economy is not None else "bid",
             "challenge": challenge_word(o),
         },
+        "reveal_until": reveal_until,
     }
 
 
