@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from liarsdice.bots import BOT_LEVELS, StrongBot, make_bot
 from liarsdice.bots import strong as st
+from liarsdice.bots import strong_mixing as mixing
 from liarsdice.bots.strong import Estimate, Round, hand_space
 from liarsdice.bots.strong_tavern import FEATURES, ChipModel, chip_model
 from liarsdice.match import play_game
@@ -48,8 +51,10 @@ def mean_count(est: Estimate, seat: int, face: int) -> float:
 
 @pytest.fixture
 def no_bluffs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Decision tests check the reasoned move, not the occasional seeded bluff."""
+    """Decision tests check the reasoned move, not the seeded mixing or the occasional bluff."""
     monkeypatch.setattr(st, "BLUFF_RATE", 0.0)
+    monkeypatch.setattr(mixing, "TEMPERATURE", 0.0)
+    monkeypatch.setattr(mixing, "DISGUISE", 0.0)
 
 
 # ----- the belief -----
@@ -247,10 +252,10 @@ def test_falls_back_to_a_legal_action(monkeypatch: pytest.MonkeyPatch) -> None:
     state = play(position("classic", [(2, 2, 3, 3, 4), (6,)], starter=1), BidAction(Bid(2, 6)))
     view = state.view(0)
 
-    def illegal(self: StrongBot, moves: list[object]) -> Action:
-        return BidAction(Bid(1, 2))  # below the standing bid
+    def illegal(moves: list[object]) -> list[tuple[Action, float]]:
+        return [(BidAction(Bid(1, 2)), 1.0)]  # below the standing bid
 
-    monkeypatch.setattr(StrongBot, "_pick", illegal)
+    monkeypatch.setattr(st, "mixed", illegal)
     assert StrongBot(0).act(view) == Challenge(1)
 
 
@@ -362,3 +367,101 @@ def test_beats_the_probability_bot_heads_up_in_tavern() -> None:
     # measured 0.78 over 2,000 arena games (0.62 before the chips were valued by the game they
     # win); these 200 fixed games are the same on every run
     assert wins / games >= 0.7, f"strong won {wins} of {games} tavern games against probability"
+
+
+# ----- mixing: its moves do not spell out its cup -----
+
+
+def _duel_views(dice: int, bids: tuple[Bid, ...] = ()) -> list[PlayerView]:
+    """The views of the seat to act after `bids` in a two-player single round (LBR's game), one
+    per hand it may hold."""
+    from liarsdice.exploit import Duel, duel_options
+
+    duel = Duel(duel_options((dice, dice)), (dice, dice))
+    seat = len(bids) % 2
+    views = []
+    for hand in duel.hands[seat]:
+        cups = (hand, duel.placeholder(1)) if seat == 0 else (duel.placeholder(0), hand)
+        views.append(duel.position(cups, bids).view(seat))
+    return views
+
+
+def test_act_draws_from_its_policy_reproducibly() -> None:
+    view = _duel_views(2)[7]
+    policy = StrongBot(0).policy(view)
+    assert sum(p for _, p in policy) == pytest.approx(1)
+    assert len(policy) > 1 and {a for a, _ in policy} <= set(view.legal_actions)
+    draws = [StrongBot(seed).act(view) for seed in range(2000)]
+    assert draws == [StrongBot(seed).act(view) for seed in range(2000)]
+    # each move about as often as the policy says: 5 standard deviations leave no room for a
+    # draw that ignores the policy, and every seed run gives the same counts
+    for action, p in policy:
+        seen = sum(d == action for d in draws)
+        assert abs(seen - 2000 * p) <= 5 * math.sqrt(2000 * p * (1 - p)) + 1, (action, seen, p)
+
+
+def test_the_policy_holds_only_legal_moves_everywhere() -> None:
+    rng = random.Random("policy")
+    for preset in ("perudo", "soar", "jokers", "classic"):
+        for i, state in enumerate(_random_positions(preset, 2, 6, rng) + _random_positions(preset, 4, 6, rng)):
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            policy = StrongBot(i).policy(view)
+            assert sum(p for _, p in policy) == pytest.approx(1)
+            assert all(p > 0 and a in view.legal_actions for a, p in policy), preset
+
+
+def _opening_information(dice: int) -> float:
+    """The mutual information (nats) between the hand and the opening bid of seat 0."""
+    views = _duel_views(dice)
+    prior = hand_space(dice, 6).prior  # the same order: multisets of faces, lowest first
+    policies = [dict(StrongBot(0).policy(v)) for v in views]
+    marginal: dict[Action, float] = {}
+    for w, pol in zip(prior, policies, strict=True):
+        for a, p in pol.items():
+            marginal[a] = marginal.get(a, 0.0) + w * p
+    return sum(
+        w * p * math.log(p / marginal[a]) for w, pol in zip(prior, policies, strict=True) for a, p in pol.items()
+    )
+
+
+def test_the_opening_bid_says_less_of_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    mixed = {dice: _opening_information(dice) for dice in (1, 2, 3)}
+    monkeypatch.setattr(mixing, "TEMPERATURE", 0.0)
+    monkeypatch.setattr(mixing, "DISGUISE", 0.0)
+    plain = {dice: _opening_information(dice) for dice in (1, 2, 3)}
+    # measured: 1.56, 1.96, 2.33 nats for the best move alone; 0.94, 1.07, 0.88 mixed
+    for dice in (1, 2, 3):
+        assert mixed[dice] < 0.7 * plain[dice], (dice, mixed[dice], plain[dice])
+
+
+def test_two_hands_open_alike_more_often_than_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Seeded draws of the real moves, with two dice: a two and a six against a three and a six.
+    views = _duel_views(2)
+    two = next(v for v in views if v.hand == (2, 6))
+    three = next(v for v in views if v.hand == (3, 6))
+
+    def distance() -> float:
+        """Total variation between the openings drawn from the two hands (0: alike, 1: disjoint)."""
+        a = Counter(StrongBot(seed).act(two) for seed in range(600))
+        b = Counter(StrongBot(seed).act(three) for seed in range(600))
+        return sum(abs(a[k] - b[k]) for k in set(a) | set(b)) / 1200
+
+    mixed = distance()
+    monkeypatch.setattr(mixing, "TEMPERATURE", 0.0)
+    monkeypatch.setattr(mixing, "DISGUISE", 0.0)
+    plain = distance()
+    # measured: 1.0 (the best move alone: never the same opening) against 0.64 mixed
+    assert plain == 1.0
+    assert mixed < 0.75, mixed
+
+
+def test_policies_of_many_hands_at_once_are_each_hand_s_policy() -> None:
+    for dice, bids in ((2, ()), (2, (Bid(2, 3),)), (3, (Bid(1, 4), Bid(2, 6)))):
+        views = _duel_views(dice, bids)
+        assert StrongBot(3).policies(views) == [StrongBot(3).policy(v) for v in views]
+    views = _duel_views(2)
+    other_position = _duel_views(2, (Bid(2, 3),))[0]
+    with pytest.raises(ValueError, match="one public position"):
+        StrongBot(0).policies([views[0], other_position])

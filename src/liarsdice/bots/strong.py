@@ -7,9 +7,11 @@ too many), and updates it by Bayes' rule with every public action its owner made
 
 * a bid (or claim) is likelier from a hand that makes it look good: the bidder is modelled as
   weighing each face it could bid by the chance its own hand gives its lowest bid on that face
-  (a softmax, with a slight preference for the faces it holds most), plus a share of bids that
-  owe nothing to the hand; and as raising rather than challenging because the standing bid, or
-  its own best raise, looked good from its hand;
+  (a softmax, with a slight preference for the faces it holds most), and as raising rather than
+  challenging because the standing bid, or its own best raise, looked good from its hand; plus a
+  share of bids that owe nothing to the hand, neither their face nor the choice to raise (a
+  raise on the face we showed may simply follow our bid: counting it as the raiser's own dice
+  let a reader of our bids draw us into raising a bid it would call);
 * a siding vote is likelier from a hand that makes the bid look true (believe) or false (doubt),
   and so is the challenge that started the vote from a hand that makes the bid look false;
 * a pass (Soar) is certain from a one-face hand and a bluff otherwise;
@@ -41,22 +43,21 @@ player loses (worth less to us at a bigger table), or dice shed in the shedding 
   bet, dice, who opens); at a bigger table a chip has a fixed worth in dice. Details in
   `bots/strong_tavern.py`.
 
-**Bluffing.** Now and then the bot makes its best bid on a face it is short of instead of its
-best bid, if that bid is nearly as good, at a rate that grows with the chance that its best bid
-goes unchallenged (the game's own measure: more players, more dice, fewer faces make bids safer),
-so that its bids do not simply spell out its cup. A pass without a one-face hand is such a bluff.
+**Mixing.** The bot draws its move from a distribution over its scored moves (close calls
+mixed by a softmax over their values, and a share of bids made on a face drawn alike from every
+face, where that costs little), so that its bids do not spell out its cup: `bots/strong_mixing.py`.
+`policy` gives that distribution and `act` draws from it with the bot's own seeded generator. In
+Tavern's chips it instead makes its best move, or now and then its best bid on a face it is short
+of if that is nearly as good, more often where bids are seldom challenged.
 
 It decides from its `PlayerView` only and always returns one of `view.legal_actions`.
 """
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -65,7 +66,6 @@ from ..rules import (
     Action,
     Bid,
     BidAction,
-    BidLadder,
     Challenge,
     Claim,
     Exact,
@@ -76,6 +76,18 @@ from ..rules import (
 )
 from .base import Bot, Limit
 from .probability import believed_pass, counted_seats, pass_chance, safest_action
+from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this module's names)
+    HandSpace,
+    Matches,
+    binomial_pmf,
+    hand_space,
+    match_vector,
+    matches,
+    raise_row,
+    sigmoid,
+    tail_table,
+)
+from .strong_mixing import Policy, draw, mixed
 
 if TYPE_CHECKING:
     from .strong_tavern import ChipModel
@@ -119,136 +131,12 @@ CANDIDATE_FLOOR = 0.03
 CANDIDATES_PER_FACE = 3
 # Soar's exact is one per game: keep it for a clearly good moment.
 EXACT_ONCE_MARGIN = 0.2
-# Bluffing: at most this often, and only with a bid this close to the best in value.
+# Bluffing in Tavern's chips: at most this often, and only with a bid this close to the best in value.
 BLUFF_RATE = 0.12
 BLUFF_MARGIN = 0.12
 # The look-ahead scores (bids x hands x faces) at most this many cells, from the next player's
 # likeliest hands: bounds the time of a decision with many faces.
 LOOK_AHEAD_WORK = 400_000
-# More hands than this in one cup (many dice of many faces): a fixed sample of hands instead.
-MAX_HANDS = 6000
-SAMPLED_HANDS = 4096
-
-
-# ----- hands and counts -----
-
-
-@dataclass(frozen=True)
-class HandSpace:
-    """Every hand a cup of `size` dice can hold (or a fixed sample of them when there are too
-    many), as counts per face, with the chance of each under the roll."""
-
-    size: int
-    counts: np.ndarray  # [hands, faces]: how many dice show each face
-    prior: np.ndarray  # [hands]
-
-    @property
-    def one_face(self) -> np.ndarray:
-        """[hands, faces]: the hand is all this face."""
-        return self.counts == self.size
-
-
-@lru_cache(maxsize=256)
-def hand_space(size: int, faces: int) -> HandSpace:
-    if math.comb(size + faces - 1, size) <= MAX_HANDS:
-        hands = list(itertools.combinations_with_replacement(range(faces), size))
-        counts = np.zeros((len(hands), faces), dtype=np.int64)
-        for i, hand in enumerate(hands):
-            for face in hand:
-                counts[i, face] += 1
-        ways = np.array(
-            [math.factorial(size) / math.prod(math.factorial(int(c)) for c in row) for row in counts], dtype=float
-        )
-        prior = ways / faces**size
-    else:
-        # A seeded sample: the same hands every time, each as likely as any other.
-        rng = np.random.default_rng(size * 1009 + faces)
-        rolls = rng.integers(0, faces, size=(SAMPLED_HANDS, size))
-        counts = np.zeros((SAMPLED_HANDS, faces), dtype=np.int64)
-        for column in rolls.T:
-            counts[np.arange(SAMPLED_HANDS), column] += 1
-        prior = np.full(SAMPLED_HANDS, 1 / SAMPLED_HANDS)
-    counts.setflags(write=False)
-    prior.setflags(write=False)
-    return HandSpace(size, counts, prior)
-
-
-@dataclass(frozen=True)
-class Matches:
-    """How many dice of each hand count for a bid on each face this round (wilds included), and
-    the same as one-hot rows, to turn weights over hands into a distribution of counts."""
-
-    match: np.ndarray  # [hands, faces]
-    onehot: np.ndarray  # [hands, faces, size + 1]
-
-
-@lru_cache(maxsize=256)
-def matches(size: int, faces: int, wild: int | None) -> Matches:
-    counts = hand_space(size, faces).counts
-    match = counts.copy()
-    if wild is not None:
-        w = wild - 1
-        for f in range(faces):
-            if f != w:
-                match[:, f] += counts[:, w]
-    onehot = (match[:, :, None] == np.arange(size + 1)[None, None, :]).astype(float)
-    match.setflags(write=False)
-    onehot.setflags(write=False)
-    return Matches(match, onehot)
-
-
-def match_vector(dice: Sequence[int], faces: int, wild: int | None) -> np.ndarray:
-    """[faces]: how many of `dice` count for a bid on each face."""
-    raw = (
-        np.bincount(np.asarray(dice, dtype=np.int64) - 1, minlength=faces)[:faces]
-        if dice
-        else np.zeros(faces, dtype=np.int64)
-    )
-    out = raw.astype(np.int64)
-    if wild is not None:
-        out = out + np.where(np.arange(faces) == wild - 1, 0, raw[wild - 1])
-    return out
-
-
-@lru_cache(maxsize=1024)
-def tail_table(unknown: int, faces: int, wild: int | None) -> np.ndarray:
-    """[faces, unknown + 2]: P(at least j of `unknown` unseen dice count for each face), j = 0..unknown+1."""
-    out = np.zeros((faces, unknown + 2))
-    for f in range(faces):
-        ways = 2 if wild is not None and f != wild - 1 else 1
-        p = ways / faces
-        pmf = [math.comb(unknown, i) * p**i * (1 - p) ** (unknown - i) for i in range(unknown + 1)]
-        out[f, : unknown + 1] = np.cumsum(pmf[::-1])[::-1]
-    out[:, 0] = 1.0
-    out.setflags(write=False)
-    return out
-
-
-def binomial_pmf(n: int, p: float) -> np.ndarray:
-    return np.array([math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)])
-
-
-def sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -50, 50)))
-
-
-@lru_cache(maxsize=1 << 16)
-def raise_row(lad: BidLadder, standing: Bid | None, q_max: int, barred: int | None, only: int | None) -> np.ndarray:
-    """[faces]: the lowest legal quantity of each face above `standing` (the opening bid when
-    None), 0 where no bid on that face is legal. `barred` is a face that may not open the round;
-    `only` the one face a player locked in the one-die round may bid."""
-    out = np.zeros(lad.faces, dtype=np.int64)
-    for face in range(1, lad.faces + 1):
-        if only is not None and face != only:
-            continue
-        if standing is None:
-            q: int | None = None if face == barred else 1
-        else:
-            q = lad.lowest_raise_on(face, standing)
-        if q is not None and q <= q_max:
-            out[face - 1] = q
-    out.setflags(write=False)
-    return out
 
 
 # ----- what one decision knows of the round -----
@@ -363,8 +251,10 @@ def challenge_likelihood(p_standing: np.ndarray, p_best: np.ndarray) -> np.ndarr
 def bid_share(
     r: Round, match: np.ndarray, unknown: int, pushed_match: np.ndarray, standing: Bid | None, seat: int, bid: Bid
 ) -> tuple[np.ndarray, int, np.ndarray]:
-    """[hands]: P(seat bids `bid` | its hand) for a bidder who reads its hand as we model it; on
-    how many faces it could have bid; and the chance of its best bid on each face from each hand."""
+    """[hands]: P(seat bids `bid` | its hand) for a bidder who reads its hand as we model it: it
+    raises rather than challenges because the standing bid, or its own best raise, looks good, and
+    picks the face its hand makes likeliest. Also on how many faces it could have bid, and the
+    chance of its best bid on each face from each hand."""
     chance, preferred, _ = seat_view_of_bid(r, match, unknown, pushed_match, standing, seat)
     f = bid.face - 1
     own = standing_chance(r, match, unknown, pushed_match, bid)
@@ -374,21 +264,21 @@ def bid_share(
     legal = preferred > -0.5
     weights = np.where(legal, np.exp(BID_SHARPNESS * preferred), 0.0)
     share = weights[:, f] / np.maximum(weights.sum(axis=1), 1e-300)
+    if standing is not None:
+        p_standing = standing_chance(r, match, unknown, pushed_match, standing)
+        share = share * (1 - challenge_likelihood(p_standing, chance.max(axis=1).clip(0)))
     return share, max(int(legal[0].sum()), 1), chance
 
 
 def bid_likelihood(
     r: Round, match: np.ndarray, unknown: int, pushed_match: np.ndarray, standing: Bid | None, seat: int, bid: Bid
 ) -> np.ndarray:
-    """[hands]: P(seat bids `bid` | its hand), up to a factor that is the same for every hand."""
-    share, faces_open, chance = bid_share(r, match, unknown, pushed_match, standing, seat, bid)
+    """[hands]: P(seat bids `bid` | its hand), up to a factor that is the same for every hand: a
+    bid that owes nothing to the hand (the seat's noise: its face and its choice to raise rather
+    than challenge alike), or one reasoned from the hand (`bid_share`)."""
+    share, faces_open, _ = bid_share(r, match, unknown, pushed_match, standing, seat, bid)
     noise = r.noise.get(seat, BID_NOISE)
-    likelihood = noise / faces_open + (1 - noise) * share
-    if standing is not None:
-        # It raised instead of challenging: the standing bid, or its own best raise, looked good.
-        p_standing = standing_chance(r, match, unknown, pushed_match, standing)
-        likelihood = likelihood * (1 - challenge_likelihood(p_standing, chance.max(axis=1).clip(0)))
-    return likelihood
+    return noise / faces_open + (1 - noise) * share
 
 
 def beliefs(r: Round) -> dict[int, np.ndarray]:
@@ -479,8 +369,16 @@ class Scored:
 class Estimate:
     """The belief of one decision: per-cup weights, the count distributions, bid chances."""
 
-    def __init__(self, r: Round) -> None:
+    def __init__(self, r: Round, same_cups: Estimate | None = None) -> None:
         self.r = r
+        if same_cups is not None:
+            # The belief over the other cups owes nothing to our own hand: another hand of ours
+            # at the same public position shares it (`StrongBot.policies`).
+            self.weights = same_cups.weights
+            self.seat_dists = same_cups.seat_dists
+            self.table_tails = same_cups.table_tails
+            self._without = same_cups._without
+            return
         self.weights = beliefs(r)
         faces = r.faces
         # [faces, cup + 1] per cup: how many dice of that cup count for each face
@@ -726,39 +624,63 @@ class StrongBot(Bot):
                 standing = action.bid
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
-        legal = view.legal
-        if legal is None or not view.legal_actions or view.seat is None:
-            seat = view.seats[view.seat] if view.seat is not None else "a spectator"
-            raise ValueError(f"{seat} has no legal action: it is not this seat's turn")
-        self.learn(view)
-        r = Round(view, self.noise())
-        estimate = Estimate(r)
-        if legal.voting:
-            choice: Action = self._vote(view, estimate)
-        else:
-            if legal.economy:
+        return draw(self.policy(view), self.rng.random())
+
+    def policy(self, view: PlayerView) -> Policy:
+        """The chance of each move `act` may make in `view` (it draws from this). It learns from
+        the view as `act` does, so call one or the other per turn."""
+        return self.policies([view])[0]
+
+    def policies(self, views: Sequence[PlayerView]) -> list[Policy]:
+        """`policy` of each of `views`, which differ only in this seat's own hand (every hand a
+        seat may hold at one public position, as `liarsdice exploit` asks): the belief over the
+        other cups is worked out once for all of them."""
+        shared: Estimate | None = None
+        out = []
+        for view in views:
+            legal = view.legal
+            if legal is None or not view.legal_actions or view.seat is None:
+                seat = view.seats[view.seat] if view.seat is not None else "a spectator"
+                raise ValueError(f"{seat} has no legal action: it is not this seat's turn")
+            first = views[0]
+            if (view.seat, view.history, view.dice, view.pushed, view.round_no) != (
+                first.seat,
+                first.history,
+                first.dice,
+                first.pushed,
+                first.round_no,
+            ):
+                raise ValueError("policies() takes views of one public position, differing only in the seat's hand")
+            self.learn(view)
+            r = Round(view, self.noise())
+            estimate = Estimate(r, shared)
+            shared = estimate
+            if legal.voting:
+                chances: Policy = [(self._vote(view, estimate), 1.0)]
+            elif legal.economy:
                 # Imported here: the chips build on this module (bots/strong_tavern.py).
                 from .strong_tavern import economy_moves
 
-                moves = economy_moves(self, view, estimate)
+                chances = self._pick(economy_moves(self, view, estimate))
             else:
-                moves = self._turn(view, estimate)
-            choice = self._pick(moves)
-        if is_legal(view, choice):
-            return choice
-        return self._fallback(view, estimate)
+                chances = mixed(self._turn(view, estimate))
+            chances = [(a, p) for a, p in chances if is_legal(view, a)]
+            out.append(chances or [(self._fallback(view, estimate), 1.0)])
+        return out
 
     # ----- choosing -----
 
-    def _pick(self, moves: list[Scored]) -> Action:
+    def _pick(self, moves: list[Scored]) -> Policy:
+        """Tavern's chips: the best move, or now and then the best bluff nearly as good."""
         best = max(moves, key=lambda m: (m.value, m.rank))
         if isinstance(best.action, (BidAction, Claim)):
             # Bluff more where a bid is less likely to be called: the chance that the best bid
             # stands is the game's own measure of that (players, dice, faces).
             bluffs = [m for m in moves if m.bluff and m.value >= best.value - BLUFF_MARGIN]
-            if bluffs and self.rng.random() < BLUFF_RATE * best.unchallenged:
-                return max(bluffs, key=lambda m: m.value).action
-        return best.action
+            rate = BLUFF_RATE * best.unchallenged
+            if bluffs and rate > 0:
+                return [(best.action, 1 - rate), (max(bluffs, key=lambda m: m.value).action, rate)]
+        return [(best.action, 1.0)]
 
     def _candidates(self, view: PlayerView, estimate: Estimate) -> list[Bid]:
         """The bids worth scoring: on each face the lowest legal bid and the next few while
