@@ -51,6 +51,8 @@ from .tablerows import (
 from .views import own_view_json, public_view_json, turn_json
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from .ladder import LadderConfig
     from .manager import RoomManager
 
@@ -473,7 +475,12 @@ class Room:
         if not self.manager.runs(self):
             raise RoomError("not_ready", "this table is moving to another server: try again")
         table_id = self.table_id
-        await self.store.call(lambda s: [_save_seat(s, table_id, i, seat) for i, seat in changed])
+
+        def save(session: Session) -> None:
+            for i, seat in changed:
+                _save_seat(session, table_id, i, seat)
+
+        await self.store.call(save)
         for i, seat in changed:
             self.seats[i] = seat
         self.broadcast_table()

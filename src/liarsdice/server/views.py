@@ -76,7 +76,7 @@ def legal_json(view: PlayerView) -> dict[str, Any] | None:
 def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
     return {
         "seat": turn.seat,
-        "action": action_to_list(turn.action, view.seats),  # type: ignore[arg-type]
+        "action": action_to_list(turn.action, view.seats),
         "text": describe_turn(turn, view.seats, view.options),
     }
 
