@@ -289,3 +289,34 @@ def test_bot_falls_back_without_a_strategy() -> None:
     view = state.view(0)
     assert bot.act(view) in view.legal_actions
     assert bot.source == "fallback"
+
+
+def test_policy_is_what_the_bot_plays_and_what_lbr_reads() -> None:
+    from collections import Counter
+
+    from liarsdice.exploit import BotModel, Duel, duel_options
+
+    options = duel((2, 2), 6, 1)
+    k = default_k(options, (2, 2))
+    g = game_for(options, (2, 2), k)
+    rng = np.random.default_rng(3)
+    # a strategy of uneven chances, so that drawing from the wrong one shows
+    liar = [rng.random((len(g.players[p].hands), g.num_node_slots[p])).astype(np.float32) for p in (0, 1)]
+    bid = [rng.random((len(g.players[p].hands), g.num_edge_slots[p])).astype(np.float32) ** 4 for p in (0, 1)]
+    DuelBot._cache[strategy_key(options, (2, 2), k)] = DuelStrategy(options, (2, 2), k, liar, bid, graph=g)
+    state = Game(options, seats=["A", "B"]).position([(2, 5), (1, 6)], starter=0)
+    state, _ = state.apply(BidAction(state.view(0).legal.bids[4]))  # type: ignore[union-attr]
+    view = state.view(1)
+    policy = dict(DuelBot(seed=0).policy(view))
+    assert set(policy) <= set(view.legal_actions) and sum(policy.values()) == pytest.approx(1, abs=1e-6)
+    assert max(policy.values()) < 0.9  # mixed: the test below can tell draws apart
+    drawn = Counter(DuelBot(seed=s).act(view) for s in range(3000))
+    for action, p in policy.items():
+        assert abs(drawn[action] / 3000 - p) < 4 * (p * (1 - p) / 3000) ** 0.5 + 1e-3, action
+    # liarsdice exploit reads the policy itself (exact), not 8 samples of it
+    model = BotModel(Duel(duel_options((2, 2), 6, "1"), (2, 2)), lambda seed: DuelBot(seed), samples=8, seed=1)
+    assert model.exact
+    # no strategy for the round (5 vs 5 untrained here): the strong bot's policy
+    state = Game(duel((5, 5), 6, 1), seats=["A", "B"]).position([(1, 2, 3, 4, 5), (6, 6, 6, 1, 1)], starter=0)
+    bot = DuelBot(seed=0)
+    assert [a for a, _ in bot.policy(state.view(0))] and bot.source == "fallback"

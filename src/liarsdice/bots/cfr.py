@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import random
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -112,13 +111,20 @@ class CfrBot(Bot):
         return self.fallback.act(view, limit)
 
     def _solved(self, view: PlayerView, seconds: float | None = None) -> Action | None:
+        chances = self.solved_policy(view, seconds)
+        if chances is None:
+            return None
+        return self.rng.choices([a for a, _ in chances], [p for _, p in chances])[0]
+
+    def solved_policy(self, view: PlayerView, seconds: float | None = None) -> list[tuple[Action, float]] | None:
+        """The solution's chance of each legal move at this view; None where there is none."""
         dice = duel_dice(view)
         if dice is None:
             return None
         solution = self.solution_for(view.options, dice, seconds)
         if solution is None:
             return None
-        return draw_from(solution.policy, view, self.rng)
+        return policy_at(solution.policy, view)
 
 
 def duel_dice(view: PlayerView) -> tuple[int, int] | None:
@@ -137,22 +143,29 @@ def duel_dice(view: PlayerView) -> tuple[int, int] | None:
     return view.dice[opener], view.dice[other]
 
 
-def draw_from(
+def policy_at(
     policy_of: Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float]],
     view: PlayerView,
-    rng: random.Random,
-) -> Action | None:
-    """A move drawn from a strategy's policy (a bid, or None for the liar call) at this view."""
+) -> list[tuple[Action, float]] | None:
+    """A strategy's policy at this view as legal moves and their chances (None, the liar call, as
+    the challenge of the standing bid); None where the strategy has no answer here."""
     bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
     try:
         policy = policy_of(view.hand, bids)
     except (ValueError, KeyError):
         return None
-    choices = list(policy)
-    weights = [policy[c] for c in choices]
-    if not choices or sum(weights) <= 0:
-        return None
-    pick = rng.choices(choices, weights)[0]
-    if pick is None:
-        return Challenge(view.standing_bidder) if view.standing_bidder is not None else None
-    return BidAction(pick)
+    legal = set(view.legal_actions)
+    chances: list[tuple[Action, float]] = []
+    for bid, p in policy.items():
+        if p <= 0:
+            continue
+        action: Action
+        if bid is None:
+            if view.standing_bidder is None:
+                continue
+            action = Challenge(view.standing_bidder)
+        else:
+            action = BidAction(bid)
+        if action in legal:
+            chances.append((action, p))
+    return chances or None

@@ -25,8 +25,9 @@ from typing import Any, ClassVar
 from ..paths import data_dir
 from ..rules import Action, Options, PlayerView
 from .base import Bot, Limit
-from .cfr import CfrBot, draw_from, duel_dice
+from .cfr import CfrBot, duel_dice, policy_at
 from .strong import StrongBot
+from .strong_mixing import Policy, draw
 
 # Duels trained on first use: hands x hands x edges of the graph at most (1 die each with six
 # faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
@@ -70,6 +71,7 @@ class DuelBot(Bot):
     description = "plays a trained two-player strategy in every duel, the strong bot elsewhere"
 
     _cache: ClassVar[dict[str, Any]] = {}
+    _keys: ClassVar[dict[tuple[Options, tuple[int, int], int | None], tuple[int, str]]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, seed: int | None = None, k: int | None = None) -> None:
@@ -86,11 +88,15 @@ class DuelBot(Bot):
             from ..duel import default_k, game_for, train
         except ImportError:  # the solver's extra (numba) is not installed
             return None
-        try:
-            k = default_k(options, dice) if self.k is None else self.k
-        except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
-            return None
-        key = strategy_key(options, dice, k)
+        # Every decision asks: the key of a duel is worked out once per rules, dice and memory.
+        found = self._keys.get((options, dice, self.k))
+        if found is None:
+            try:
+                k = default_k(options, dice) if self.k is None else self.k
+            except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
+                return None
+            found = self._keys[options, dice, self.k] = (k, strategy_key(options, dice, k))
+        k, key = found
         if key in self._cache:
             return self._cache[key]
         with self._lock:
@@ -118,24 +124,33 @@ class DuelBot(Bot):
             return strategy
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
-        action = self._duel(view, limit)
-        if action is not None and action in view.legal_actions:
-            return action
+        chances = self._duel_policy(view, limit)
+        if chances is not None:
+            return draw(chances, self.rng.random())
         self.source = "fallback"
         return self.fallback.act(view, limit)
 
-    def _duel(self, view: PlayerView, limit: Limit | None) -> Action | None:
+    def policy(self, view: PlayerView) -> Policy:
+        """The chance of each move `act` may make in `view` (it draws from this): what
+        `liarsdice exploit` reads instead of sampling the bot."""
+        chances = self._duel_policy(view, None)
+        if chances is not None:
+            return chances
+        self.source = "fallback"
+        return self.fallback.policy(view)
+
+    def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
         dice = duel_dice(view)
         if dice is None:
             return None
-        exact = self.exact._solved(view, limit.time if limit is not None else None)
+        exact = self.exact.solved_policy(view, limit.time if limit is not None else None)
         if exact is not None:
             self.source = "exact"
             return exact
         strategy = self.strategy_for(view.options, dice)
         if strategy is None:
             return None
-        action = draw_from(strategy.policy, view, self.rng)
-        if action is not None:
+        chances = policy_at(strategy.policy, view)
+        if chances is not None:
             self.source = "duel"
-        return action
+        return chances
