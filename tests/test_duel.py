@@ -320,3 +320,46 @@ def test_policy_is_what_the_bot_plays_and_what_lbr_reads() -> None:
     state = Game(duel((5, 5), 6, 1), seats=["A", "B"]).position([(1, 2, 3, 4, 5), (6, 6, 6, 1, 1)], starter=0)
     bot = DuelBot(seed=0)
     assert [a for a, _ in bot.policy(state.view(0))] and bot.source == "fallback"
+
+
+def test_a_training_asked_to_stop_ends_after_a_whole_iteration(tmp_path: Path) -> None:
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) >= 3
+
+    checkpoint = tmp_path / "c.train.npz"
+    strategy = train(duel((1, 1), 4, "none"), (1, 1), iterations=1000, stop=stop, checkpoint=checkpoint)
+    assert strategy.meta["iterations"] == 3 and checkpoint.exists()
+
+
+def test_ctrl_c_stops_the_train_command_and_saves(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {**os.environ, "LIARSDICE_DATA": str(tmp_path)}
+    args = ["--dice", "2", "1", "--faces", "4", "--wild", "none", "--k", "3", "--seconds", "300"]
+    run = subprocess.Popen(
+        [sys.executable, "-m", "liarsdice.cli", "train", *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert run.stdout is not None
+    lines = []
+    for line in run.stdout:
+        lines.append(line)
+        if line.startswith("iteration 10 "):
+            run.send_signal(signal.SIGINT)
+            break
+    rest, _ = run.communicate(timeout=120)
+    output = "".join(lines) + rest
+    assert run.returncode == 0, output
+    assert "stopped at iteration" in output and "strategy: " in output
+    assert len(list((tmp_path / "duel").glob("*.train.npz"))) == 1
+    saved = [p for p in (tmp_path / "duel").glob("*.npz") if not p.name.endswith(".train.npz")]
+    assert len(saved) == 1 and DuelStrategy.load(saved[0]).meta["iterations"] >= 10

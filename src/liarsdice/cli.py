@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -489,7 +491,10 @@ def train(
     ] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="a rule option as name=value")] = None,
     k: Annotated[int | None, typer.Option("--k", help="bids remembered (default: by the size of the game)")] = None,
-    iterations: Annotated[int, typer.Option("--iterations", help="DCFR iterations")] = 300,
+    iterations: Annotated[
+        int | None,
+        typer.Option("--iterations", help="DCFR iterations (default: 300, or as many as --seconds allows)"),
+    ] = None,
     seconds: Annotated[float | None, typer.Option("--seconds", help="stop after this many seconds")] = None,
     sample: Annotated[
         int | None, typer.Option("--sample", help="hands drawn per half-iteration instead of all (big games)")
@@ -508,7 +513,9 @@ def train(
     """Train the two-player strategy of the `duel` bot for one round size and cache it.
 
     Training goes on where the last run of the same duel stopped (its checkpoint is kept beside
-    the cached strategy, and saved every 10 minutes): --iterations and --seconds are this run's."""
+    the cached strategy, and saved every 10 minutes): --iterations and --seconds are this run's.
+    Ctrl-C (or SIGTERM) stops it after the iteration under way and saves both, as at the end; a
+    second Ctrl-C quits at once, losing what the checkpoint does not hold."""
     try:
         from .bots.duel import strategies_dir, strategy_key
         from .duel import default_k, game_for
@@ -517,7 +524,13 @@ def train(
         _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     if min(dice) < 1:
         _fail("each player needs at least one die (--dice D0 D1)")
-    if iterations < 1 or (seconds is not None and seconds <= 0) or (sample is not None and sample < 1):
+    if iterations is None and seconds is None:
+        iterations = 300
+    if (
+        (iterations is not None and iterations < 1)
+        or (seconds is not None and seconds <= 0)
+        or (sample is not None and sample < 1)
+    ):
         _fail("--iterations and --sample must be at least 1, --seconds above 0")
     if k is not None and k < 1:
         _fail(f"--k is how many bids the players remember: at least 1, not {k}")
@@ -552,6 +565,15 @@ def train(
     checkpoint = strategies_dir() / f"{key}.train.npz"
     if fresh:
         checkpoint.unlink(missing_ok=True)
+    stopping = threading.Event()
+
+    def ask_to_stop(signum: int, frame: Any) -> None:
+        if stopping.is_set():
+            raise KeyboardInterrupt
+        stopping.set()
+        typer.echo("stopping after this iteration, then saving (Ctrl-C again quits at once, unsaved)", err=True)
+
+    previous = {s: signal.signal(s, ask_to_stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         strategy = run_train(
             options,
@@ -563,9 +585,15 @@ def train(
             on_progress=show,
             checkpoint=checkpoint,
             on_resume=resumed,
+            stop=stopping.is_set,
         )
     except ValueError as e:
         _fail(f"{e} (--fresh starts over)")
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if stopping.is_set():
+        typer.echo(f"stopped at iteration {strategy.meta['iterations']}; the checkpoint and the strategy are saved")
     typer.echo(
         f"{strategy.meta['iterations']} iterations in {strategy.meta['seconds']:.1f} s ({strategy.meta['method']})"
     )

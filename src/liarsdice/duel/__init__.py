@@ -72,6 +72,7 @@ def train(
     checkpoint: str | Path | None = None,
     checkpoint_every: float = 600.0,
     on_resume: Callable[[int, float], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
     remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`.
@@ -79,7 +80,8 @@ def train(
     With `checkpoint`, a long training goes on over several runs: it starts from the checkpoint
     there if one exists (`on_resume(iteration, seconds)` is told), saves one every
     `checkpoint_every` seconds and at the end. Resumed, it does exactly what one longer run
-    would have done."""
+    would have done. `stop()`, asked after each iteration, ends the training early (saved as at
+    any end)."""
     if k is None:
         k = default_k(options, dice)
     trainer = Trainer(game_for(options, dice, k), sample=sample, seed=seed)
@@ -98,7 +100,7 @@ def train(
             trainer.checkpoint(checkpoint, about)
             saved = time.perf_counter()
 
-    trainer.run(iterations=iterations, seconds=seconds, on_progress=progress)
+    trainer.run(iterations=iterations, seconds=seconds, on_progress=progress, stop=stop)
     if checkpoint is not None:
         trainer.checkpoint(checkpoint, about)
     l0, b0 = trainer.average(0)

@@ -376,8 +376,10 @@ class Trainer:
         iterations: int | None = None,
         seconds: float | None = None,
         on_progress: Callable[[Progress], None] | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> None:
-        """Train `iterations` more iterations or for `seconds`, whichever comes first."""
+        """Train `iterations` more iterations or for `seconds`, whichever comes first, or until
+        `stop()` says so (asked after each iteration, so that what is left is a whole one)."""
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations or seconds")
         started = time.perf_counter()
@@ -393,6 +395,8 @@ class Trainer:
             if iterations is not None and done >= iterations:
                 break
             if seconds is not None and elapsed >= seconds:
+                break
+            if stop is not None and stop():
                 break
 
 
