@@ -17,6 +17,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -30,6 +31,8 @@ SOLVE_SECONDS = 30.0  # the most a first-use solve may take without a time limit
 TARGET = 1e-3
 
 
+# Every decision asks (the cfr and duel bots): worked out once per rules and dice.
+@lru_cache(maxsize=1024)
 def solution_key(options: Options, dice: tuple[int, int]) -> str:
     """A name for the solved game of these bidding and counting rules and dice."""
     rules = {

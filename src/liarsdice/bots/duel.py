@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import json
 import threading
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -35,6 +36,7 @@ TRAIN_ON_THE_FLY_WORK = 4e6
 TRAIN_ITERATIONS = 300
 
 
+@lru_cache(maxsize=1024)  # every decision asks
 def strategy_key(options: Options, dice: tuple[int, int], k: int) -> str:
     """A name for the trained duel of these bidding and counting rules, dice and memory k."""
     rules = {
@@ -71,7 +73,6 @@ class DuelBot(Bot):
     description = "plays a trained two-player strategy in every duel, the strong bot elsewhere"
 
     _cache: ClassVar[dict[str, Any]] = {}
-    _keys: ClassVar[dict[tuple[Options, tuple[int, int], int | None], tuple[int, str]]] = {}
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, seed: int | None = None, k: int | None = None) -> None:
@@ -88,15 +89,11 @@ class DuelBot(Bot):
             from ..duel import default_k, game_for, train
         except ImportError:  # the solver's extra (numba) is not installed
             return None
-        # Every decision asks: the key of a duel is worked out once per rules, dice and memory.
-        found = self._keys.get((options, dice, self.k))
-        if found is None:
-            try:
-                k = default_k(options, dice) if self.k is None else self.k
-            except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
-                return None
-            found = self._keys[options, dice, self.k] = (k, strategy_key(options, dice, k))
-        k, key = found
+        try:
+            k = default_k(options, dice) if self.k is None else self.k
+        except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
+            return None
+        key = strategy_key(options, dice, k)
         if key in self._cache:
             return self._cache[key]
         with self._lock:

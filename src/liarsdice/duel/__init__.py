@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from ..rules import Options
@@ -43,6 +44,7 @@ def estimated_edges(bids: int, k: int) -> int:
     return 2 * sum(comb(bids, j) for j in range(2, min(k, bids) + 2))
 
 
+@lru_cache(maxsize=1024)  # the duel bot asks at every decision
 def default_k(options: Options, dice: tuple[int, int]) -> int:
     """The memory the duel of these rules and dice is trained with (see MAX_EDGES, MAX_WORK)."""
     from ..solver.tree import GameSpec, hands_of
