@@ -123,11 +123,14 @@ def test_bad_input_is_refused_clearly() -> None:
 
 
 def test_default_memory_by_size() -> None:
-    # Everything remembered at 1 vs 1 (12 rungs), most at 2 vs 1, 3 bids to 4 vs 4, 2 above.
+    # Everything remembered at 1 vs 1 (12 rungs), most at 2 vs 1, 3 bids to 4 vs 3, 2 above.
     assert default_k(duel((1, 1)), (1, 1)) == 12
     assert default_k(duel((2, 1)), (2, 1)) == 10
     assert default_k(duel((2, 2)), (2, 2)) == 4
-    assert default_k(duel((4, 4)), (4, 4)) == 3
+    assert default_k(duel((4, 3)), (4, 3)) == 3
+    assert default_k(duel((5, 2)), (5, 2)) == 3
+    assert default_k(duel((4, 4)), (4, 4)) == 2
+    assert default_k(duel((5, 3)), (5, 3)) == 2
     assert default_k(duel((5, 5)), (5, 5)) == 2
 
 

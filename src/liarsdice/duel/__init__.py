@@ -29,11 +29,14 @@ from .strategy import DuelStrategy
 from .train import Progress, Trainer
 
 # Memory: as many bids as the graph allows. At least 3 (exploitability 0.004 at 2 dice vs 1 with
-# ones wild, where k=2 leaves 0.07 at 1 vs 1) while the graph has at most MAX_EDGES edges (4 vs
-# 4: 390,000), else 2 (5 vs 5 with k=3 would hold 8 GB of regrets and averages); more than 3
-# while a DCFR iteration stays under MAX_WORK (hands x hands x edges): with the top face wild,
-# k=3 leaves 0.044 at 2 dice vs 1, k=4 still 0.023 at 1 vs 2.
+# ones wild, where k=2 leaves 0.07 at 1 vs 1) while the graph has at most MAX_EDGES edges (5 vs
+# 5 with k=3 would hold 8 GB of regrets and averages) and an iteration over every hand at most
+# MAX_WORK_3 (hands x hands x edges), else 2: at 4 vs 4, k=3 costs 15 times k=2 an iteration, and
+# in less training time k=2 gave LBR +0.05 with the top face wild (2,621 iterations in 25
+# minutes) where k=3 gave +0.14 (1,112 iterations); more than 3 while an iteration stays under
+# MAX_WORK: with the top face wild, k=3 leaves 0.044 at 2 dice vs 1, k=4 still 0.023 at 1 vs 2.
 MAX_EDGES = 500_000
+MAX_WORK_3 = 2e9
 MAX_WORK = 6e7
 
 
@@ -55,7 +58,7 @@ def default_k(options: Options, dice: tuple[int, int]) -> int:
     k = 2
     while k < bids:
         edges = estimated_edges(bids, k + 1)
-        if edges > MAX_EDGES or (k + 1 > 3 and pairs * edges > MAX_WORK):
+        if edges > MAX_EDGES or pairs * edges > (MAX_WORK_3 if k + 1 == 3 else MAX_WORK):
             break
         k += 1
     return k
