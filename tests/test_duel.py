@@ -176,6 +176,20 @@ def test_train_command_caches_where_the_bot_looks(data_dir: Path) -> None:
     assert bad.exit_code != 0 and "--wild is 1, top or none" in bad.output
 
 
+def test_a_strategy_trained_with_another_memory_plays_where_the_default_is_missing(data_dir: Path) -> None:
+    # What keeps strategies trained before a change of default_k (4 vs 4 used k=3) in play.
+    options = duel((1, 1), 4, "none")
+    assert default_k(options, (1, 1)) > 3
+    result = CliRunner().invoke(
+        app, ["train", "--dice", "1", "1", "--faces", "4", "--wild", "none", "--k", "3", "--iterations", "20"]
+    )
+    assert result.exit_code == 0, result.output
+    assert (strategies_dir() / f"{strategy_key(options, (1, 1), 3)}.npz").exists()
+    assert not (strategies_dir() / f"{strategy_key(options, (1, 1), default_k(options, (1, 1)))}.npz").exists()
+    strategy = DuelBot(seed=1).strategy_for(options, (1, 1))
+    assert strategy is not None and strategy.k == 3 and strategy.meta["iterations"] == 20
+
+
 def test_a_training_resumed_from_its_checkpoint_is_one_longer_run(tmp_path: Path) -> None:
     options = duel((2, 1), 6, "top")
     straight = train(options, (2, 1), k=3, iterations=40, sample=8, seed=3)
