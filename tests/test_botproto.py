@@ -3,6 +3,7 @@ and hostile programs, `--bots` lists with exec: entries, and the CLI."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -17,7 +18,15 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from liarsdice.botproto import messages as m
-from liarsdice.botproto.driver import BotStartError, BotUnsupported, ExecBot, ExecSettings, probe
+from liarsdice.botproto.driver import (
+    BotSession,
+    BotStartError,
+    BotUnsupported,
+    ExecBot,
+    ExecSettings,
+    ProcessChannel,
+    probe,
+)
 from liarsdice.botproto.spec import check_bot_spec, parse_bot_list, program_label, split_bot_list
 from liarsdice.bots import Forfeit, make_bot
 from liarsdice.match import play_game
@@ -319,6 +328,19 @@ def test_with_fallback_forfeit_the_bot_loses_and_everyone_is_told(tmp_path: Path
     last = json.loads(json.loads(minimal.read_text().splitlines()[-2])["to_bot"])
     assert last["type"] == "game_over" and last["result"]["places"] == [3, 1, 1]
     assert_none_left(pids)
+
+
+def test_a_bot_gone_before_its_hello_is_written_says_how_it_ended() -> None:
+    # The race a busy machine loses: the program has exited before the driver writes its hello,
+    # so the write fails before the end of its output is read.
+    async def handshake() -> None:
+        channel = await ProcessChannel.start([sys.executable, "-c", "import sys; sys.exit(3)"], None, 1 << 16)
+        await channel.process.wait()
+        await asyncio.sleep(0.1)  # let the loop see the pipes close
+        await BotSession(channel, lambda kind, reason: None).handshake("test", 5.0)
+
+    with pytest.raises(BotStartError, match="ended before saying hello: the program exited with code 3"):
+        asyncio.run(handshake())
 
 
 def test_a_bot_that_cannot_start_says_why(tmp_path: Path, pids: Path) -> None:

@@ -275,7 +275,12 @@ class BotSession:
         except TimeoutError:
             raise BotStartError(f"it did not say hello within {timeout:g} s") from None
         except OSError as e:
-            raise BotStartError(f"it ended before saying hello: {e}") from None
+            # Writing the hello to a program that has already exited fails before its end is read
+            # (under load, more often than not): say how it ended, as a read of its end would.
+            reason = await self.channel.exit_reason()
+            if self.channel.process.returncode is None:
+                reason = str(e)
+            raise BotStartError(f"it ended before saying hello: {reason}") from None
         try:
             message = m.parse_bot_line(line)
         except m.BadMessage as e:
