@@ -174,13 +174,14 @@ class ProcessChannel:
                 return None
             self._buffer += chunk
 
-    async def exit_reason(self, wait: float = 1.0) -> str:
+    async def exit_reason(self, wait: float = 1.0, running: str = "it closed its stdout") -> str:
+        """How the program ended, waiting up to `wait` s for it; `running` if it has not."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.process.wait(), wait)
         code = self.process.returncode
         said = f"; its stderr ended: {' | '.join(self.stderr_tail)}" if self.stderr_tail else ""
         if code is None:
-            return f"it closed its stdout{said}"
+            return f"{running}{said}"
         how = f"killed by signal {-code}" if code < 0 else f"exited with code {code}"
         return f"the program {how}{said}"
 
@@ -277,10 +278,9 @@ class BotSession:
         except OSError as e:
             # Writing the hello to a program that has already exited fails before its end is read
             # (under load, more often than not): say how it ended, as a read of its end would.
-            reason = await self.channel.exit_reason()
-            if self.channel.process.returncode is None:
-                reason = str(e)
-            raise BotStartError(f"it ended before saying hello: {reason}") from None
+            raise BotStartError(
+                f"it ended before saying hello: {await self.channel.exit_reason(running=str(e))}"
+            ) from None
         try:
             message = m.parse_bot_line(line)
         except m.BadMessage as e:

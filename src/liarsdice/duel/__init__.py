@@ -49,7 +49,7 @@ def estimated_edges(bids: int, k: int) -> int:
 
 @lru_cache(maxsize=1024)  # the duel bot asks at every decision
 def default_k(options: Options, dice: tuple[int, int]) -> int:
-    """The memory the duel of these rules and dice is trained with (see MAX_EDGES, MAX_WORK)."""
+    """The memory the duel of these rules and dice is trained with (see MAX_EDGES, MAX_WORK_3, MAX_WORK)."""
     from ..solver.tree import GameSpec, hands_of
 
     spec = GameSpec.from_options(options, dice)
