@@ -122,9 +122,12 @@ def _play_bot_seat(client: TestClient, code: str, token: str, seen: list[Message
     """A bot account's seat played through the table protocol: moves from `bot_view` only."""
     rng = random.Random(3)
     with connect(client, code, token) as sock:
+        # The state as the seat sat down came before the chat history `connect` waits for: a game
+        # already under way (a ladder's starts once its seats are taken) may wait for a move in it.
+        pending = [m for m in sock.seen if m["type"] == "state"][-1:]
         ref = 0
         while not done.is_set():
-            message = sock.recv()
+            message = pending.pop() if pending else sock.recv()
             seen.append(message)
             state = message.get("state") if message["type"] == "state" else None
             if state is None:

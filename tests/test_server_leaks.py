@@ -88,6 +88,10 @@ class Watcher(Connection):
             if state.last_outcome is not None:
                 for hand in state.last_outcome.hands:
                     public |= set(hand)
+            # The wild face is the rules' (the top face itself where the top face is wild), not a die's.
+            wild = state.view(state.active_seats[0]).wild
+            if wild is not None:
+                public.add(wild)
             mine = set(state.view(self.seat).cup) if self.seat is not None else set()
             secret = {d for d in hidden - public - mine if d > SMALL}
             leaked = secret & set(numbers(data))
