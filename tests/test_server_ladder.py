@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from liarsdice.record import replay
 from liarsdice.server.ladder import LadderError, parse_ladder
-from test_server import Message, serving
+from test_server import Message, connect, serving
 from test_server_bots import _play_bot_seat, account, bot_socket
 
 pytest.importorskip("openskill")
@@ -122,6 +122,30 @@ def test_two_builtin_anchors_on_two_presets_each_have_a_board(database_url: str)
             assert {b["entrant"] for b in board["bots"]} == {"random", "probability"}
 
 
+def test_an_account_that_sits_and_never_moves_does_not_hold_the_ladder(tmp_path: Path) -> None:
+    # Connected, so never away: only the ladder's turn clock moves for it (the grace is 1,000 s).
+    config = parse_ladder(
+        "perudo", "random,probability", tables=1, seats=2, dice=1, accounts=True, every=0.05, turn_seconds=1
+    )
+    with serving(f"sqlite:///{tmp_path / 'silent.sqlite3'}", ladder=config, grace=1000.0) as client:
+        token = account(client, "Mute")
+        with bot_socket(client, token) as bot:
+            assert json.loads(bot.receive_text())["type"] == "welcome"
+            invite = json.loads(bot.receive_text())
+            assert invite["type"] == "invite"
+            bot.send_text(json.dumps({"type": "accept", "id": invite["id"]}))
+            seated = json.loads(bot.receive_text())
+            assert seated["type"] == "seated"
+            with connect(client, seated["table"], seated["token"]):
+                table = until(client, f"/api/tables/{seated['table']}", lambda t: t["status"] == "finished")
+        assert table["turn_seconds"] == 1
+        board = until(client, "/api/ladder", lambda b: bots_of(b).get("account:Mute", {}).get("games") == 1)
+        game = bots_of(board)["account:Mute"]["recent"][0]
+        record = client.get(f"/api/games/{game['id']}").json()
+        assert list(replay(record))
+        assert any(step.get("seat") == "Mute" and "action" in step for step in record["steps"])
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -131,6 +155,10 @@ def test_two_builtin_anchors_on_two_presets_each_have_a_board(database_url: str)
         ({"presets": "perudo", "anchors": "random"}, "needs at least 2 entrants for 2 seats, and has 1"),
         ({"presets": "perudo", "anchors": "random,probability", "seats": 3}, "at least 3 entrants"),
         ({"presets": "perudo", "anchors": "random,probability", "tables": 0}, "--ladder-tables is 1 to 64, not 0"),
+        (
+            {"presets": "perudo", "anchors": "random,probability", "turn_seconds": -1},
+            "--ladder-turn-seconds is 0 (no clock) to 3600, not -1",
+        ),
         ({"presets": "perudo", "anchors": "random,probability", "dice": 0}, "--ladder perudo with 2 seats:"),
     ],
 )

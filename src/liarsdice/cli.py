@@ -294,6 +294,13 @@ def serve(
             help="bot accounts online enter the ladder too (invited; each accepts by its own `bot connect` rules)",
         ),
     ] = False,
+    ladder_turn_seconds: Annotated[
+        int,
+        typer.Option(
+            "--ladder-turn-seconds",
+            help="seconds an account at a ladder table has for a move before a built-in bot makes it (0: no clock)",
+        ),
+    ] = 60,
     bot_signup: Annotated[
         bool,
         typer.Option(
@@ -330,6 +337,7 @@ def serve(
                 dice=ladder_dice,
                 operator_bots=operator_bots,
                 accounts=ladder_accounts,
+                turn_seconds=ladder_turn_seconds,
             )
         except LadderError as e:
             _fail(str(e))

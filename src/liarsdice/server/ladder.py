@@ -43,6 +43,7 @@ MODEL = "openskill PlackettLuce (defaults), ranks = places, games in the order t
 RECENT_GAMES = 20  # games listed per bot on the leaderboard
 MAX_TABLES = 64
 MAX_SEATS = 12
+MAX_TURN_SECONDS = 3600  # as a table's turn timer
 REST_AFTER_NO_ANSWER = 600.0  # seconds an account that declined or did not answer is not invited to that preset
 
 
@@ -60,6 +61,9 @@ class LadderConfig:
     every: float = 1.0  # seconds between looks for finished games and free places
     accounts: bool = False  # bot accounts online enter too (invited; each accepts by its own rules)
     accept_wait: float = 30.0  # seconds an invited account has to take its seat
+    # An account seated and connected but silent would hold its table (and with it the ladder)
+    # for ever: past this many seconds on its turn a built-in bot moves for it. 0: no clock.
+    turn_seconds: int = 60
 
 
 def parse_ladder(
@@ -73,6 +77,7 @@ def parse_ladder(
     accounts: bool = False,
     every: float = 1.0,
     accept_wait: float = 30.0,
+    turn_seconds: int = 60,
 ) -> LadderConfig:
     """The ladder `serve --ladder PRESETS --ladder-anchors LEVELS ...` asks for, checked."""
     names = [p.strip() for p in presets.split(",") if p.strip()]
@@ -91,6 +96,8 @@ def parse_ladder(
     entrants = list(dict.fromkeys([*levels, *(OPERATOR_LEVEL + n for n in sorted(operator_bots or {}))]))
     if not 1 <= tables <= MAX_TABLES:
         raise LadderError(f"--ladder-tables is 1 to {MAX_TABLES}, not {tables}")
+    if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
+        raise LadderError(f"--ladder-turn-seconds is 0 (no clock) to {MAX_TURN_SECONDS}, not {turn_seconds}")
     if not 2 <= seats <= MAX_SEATS:
         raise LadderError(f"--ladder-seats is 2 to {MAX_SEATS}, not {seats}")
     if len(entrants) < 2 or len(entrants) < seats:
@@ -111,7 +118,15 @@ def parse_ladder(
             most = p.max_players if p.max_players is not None else MAX_SEATS
             raise LadderError(f"--ladder-seats: {preset} seats {p.min_players} to {most}, not {seats}")
     return LadderConfig(
-        tuple(dict.fromkeys(chosen)), tuple(entrants), tables, seats, overrides, every, accounts, accept_wait
+        tuple(dict.fromkeys(chosen)),
+        tuple(entrants),
+        tables,
+        seats,
+        overrides,
+        every,
+        accounts,
+        accept_wait,
+        turn_seconds,
     )
 
 
@@ -362,7 +377,7 @@ class Ladder:
             for i, e in enumerate(entrants)
         ]
         overrides = {**self.config.overrides, "num_players": self.config.seats}
-        room = await self.manager.create_bot_table(preset, overrides, seats)
+        room = await self.manager.create_bot_table(preset, overrides, seats, self.config.turn_seconds)
         accounts = {i: e for i, e in enumerate(entrants) if e.startswith(ACCOUNT_LEVEL)}
         if accounts:
             host = _LadderHost(room.code)

@@ -78,18 +78,21 @@ class RoomManager:
                 return room, token
         raise RoomError("not_ready", "could not find a free table code")  # pragma: no cover
 
-    async def create_bot_table(self, preset: str, overrides: dict[str, Any], seats: list[Seat]) -> Room:
-        """A table with a bot in every seat and no host (the ladder's): nobody holds a seat token."""
+    async def create_bot_table(
+        self, preset: str, overrides: dict[str, Any], seats: list[Seat], turn_seconds: int = 0
+    ) -> Room:
+        """A table with a bot in every seat and no host (the ladder's): nobody holds a seat token.
+        `turn_seconds` is the turn timer of its accounts' seats (built-in bots and programs have none)."""
         options = build_options(preset, overrides, len(seats))
         preset = find_preset(preset).name
         overrides = {**overrides, "num_players": options.num_players}
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, 0, seats)  # type: ignore[misc]
+                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
             )
             if table_id is not None:
-                room = Room(self, table_id, code, preset, overrides, 0, "open", 0, list(seats))
+                room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, list(seats))
                 await self._claim_new(code)
                 room.bots_only = True
                 self.rooms[code] = room
