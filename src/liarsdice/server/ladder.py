@@ -29,7 +29,7 @@ from ..bots import BOT_LEVELS
 from ..rules import OptionsError, find_preset
 from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL
 from .connection import Connection
-from .limits import RoomError, build_options
+from .limits import MAX_TURN_SECONDS, RoomError, build_options
 from .storage import GameRow, LadderGameRow, LadderRatingRow, as_utc, utcnow
 from .tablerows import Seat
 
@@ -43,7 +43,6 @@ MODEL = "openskill PlackettLuce (defaults), ranks = places, games in the order t
 RECENT_GAMES = 20  # games listed per bot on the leaderboard
 MAX_TABLES = 64
 MAX_SEATS = 12
-MAX_TURN_SECONDS = 3600  # as a table's turn timer
 REST_AFTER_NO_ANSWER = 600.0  # seconds an account that declined or did not answer is not invited to that preset
 
 

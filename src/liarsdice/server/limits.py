@@ -16,6 +16,7 @@ from ..rules import Economy, Options, OptionsError, find_preset, merge_overrides
 
 NAME_MAX = 24
 CHAT_MAX = 300
+MAX_TURN_SECONDS = 3600  # a turn timer is 0 (none) to this
 
 
 class RoomError(Exception):
