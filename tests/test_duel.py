@@ -34,6 +34,7 @@ def duel(dice: tuple[int, int], faces: int = 6, wild: object = 1, preset: str = 
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
     monkeypatch.setattr(DuelBot, "_cache", {})
+    monkeypatch.setattr(DuelBot, "_not_trained", set())
     return tmp_path
 
 

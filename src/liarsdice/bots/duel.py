@@ -73,6 +73,7 @@ class DuelBot(Bot):
     description = "plays a trained two-player strategy in every duel, the strong bot elsewhere"
 
     _cache: ClassVar[dict[str, Any]] = {}
+    _not_trained: ClassVar[set[str]] = set()  # looked for without training, and not found
     _lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, seed: int | None = None, k: int | None = None) -> None:
@@ -82,9 +83,9 @@ class DuelBot(Bot):
         self.fallback = StrongBot(seed)
         self.source = ""  # what played the last decision: "exact", "duel" or "fallback"
 
-    def strategy_for(self, options: Options, dice: tuple[int, int]) -> Any:
-        """The strategy of this duel: from memory, disk or the package, or trained now if small;
-        else None."""
+    def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> Any:
+        """The strategy of this duel: from memory or disk, or trained now if small (unless not
+        `train_small`); else None."""
         try:
             from ..duel import default_k, game_for, train
         except ImportError:  # the solver's extra (numba) is not installed
@@ -96,6 +97,8 @@ class DuelBot(Bot):
         key = strategy_key(options, dice, k)
         if key in self._cache:
             return self._cache[key]
+        if not train_small and key in self._not_trained:
+            return None
         with self._lock:
             if key in self._cache:
                 return self._cache[key]
@@ -106,6 +109,9 @@ class DuelBot(Bot):
                     strategy = load_strategy(options, dice, other)
                     if strategy is not None:
                         break
+            if strategy is None and not train_small:
+                self._not_trained.add(key)  # not cached as None: a later call may train it
+                return None
             if strategy is None:
                 try:
                     game = game_for(options, dice, k)

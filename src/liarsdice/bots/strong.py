@@ -48,7 +48,8 @@ mixed by a softmax over their values, and a share of bids made on a face drawn a
 face, where that costs little), so that its bids do not spell out its cup: `bots/strong_mixing.py`.
 `policy` gives that distribution and `act` draws from it with the bot's own seeded generator. In
 Tavern's chips it instead makes its best move, or now and then its best bid on a face it is short
-of if that is nearly as good, more often where bids are seldom challenged.
+of if that is nearly as good, more often where bids are seldom challenged. In a duel of bids
+alone it mixes in an equilibrium strategy where one is at hand: `bots/strong_duel.py`.
 
 It decides from its `PlayerView` only and always returns one of `view.legal_actions`.
 """
@@ -87,6 +88,7 @@ from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this mod
     sigmoid,
     tail_table,
 )
+from .strong_duel import in_duel
 from .strong_mixing import Policy, draw, mixed
 
 if TYPE_CHECKING:
@@ -624,34 +626,37 @@ class StrongBot(Bot):
                 standing = action.bid
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
-        return draw(self.policy(view), self.rng.random())
+        return draw(self.policies([view], limit)[0], self.rng.random())
 
     def policy(self, view: PlayerView) -> Policy:
         """The chance of each move `act` may make in `view` (it draws from this). It learns from
         the view as `act` does, so call one or the other per turn."""
         return self.policies([view])[0]
 
-    def policies(self, views: Sequence[PlayerView]) -> list[Policy]:
+    def policies(self, views: Sequence[PlayerView], limit: Limit | None = None) -> list[Policy]:
         """`policy` of each of `views`, which differ only in this seat's own hand (every hand a
         seat may hold at one public position, as `liarsdice exploit` asks): the belief over the
-        other cups is worked out once for all of them."""
+        other cups is worked out once for all of them. In a duel an equilibrium's play may be
+        mixed in (`bots/strong_duel.py`)."""
+        first = views[0]
+        public = (first.seat, first.history, first.dice, first.pushed, first.round_no)
+        for view in views:
+            if view.legal is None or not view.legal_actions or view.seat is None:
+                seat = view.seats[view.seat] if view.seat is not None else "a spectator"
+                raise ValueError(f"{seat} has no legal action: it is not this seat's turn")
+            if (view.seat, view.history, view.dice, view.pushed, view.round_no) != public:
+                raise ValueError("policies() takes views of one public position, differing only in the seat's hand")
+        self.learn(first)
+        return in_duel(self, views, self.scored_policies(views), limit.time if limit is not None else None)
+
+    def scored_policies(self, views: Sequence[PlayerView]) -> list[Policy]:
+        """This bot's own policy at each of `views` (checked by `policies`), from its scored moves
+        and what it has learnt so far."""
         shared: Estimate | None = None
         out = []
         for view in views:
             legal = view.legal
-            if legal is None or not view.legal_actions or view.seat is None:
-                seat = view.seats[view.seat] if view.seat is not None else "a spectator"
-                raise ValueError(f"{seat} has no legal action: it is not this seat's turn")
-            first = views[0]
-            if (view.seat, view.history, view.dice, view.pushed, view.round_no) != (
-                first.seat,
-                first.history,
-                first.dice,
-                first.pushed,
-                first.round_no,
-            ):
-                raise ValueError("policies() takes views of one public position, differing only in the seat's hand")
-            self.learn(view)
+            assert legal is not None
             r = Round(view, self.noise())
             estimate = Estimate(r, shared)
             shared = estimate

@@ -1,0 +1,203 @@
+"""The strong bot in a duel: an equilibrium's play mixed into its own, so that its bids stop
+giving its cup away.
+
+Its own play reads the other cup well but is nearly a fixed function of its hand and the bids: a
+local best response (`liarsdice exploit`) reads its cup from its bids and draws it into raises it
+will call, winning most rounds from two dice up. Mixing worse moves of its own hides the cup only
+at a price against players that do not read it (docs/exploit.md, "strong's mixing"). An
+equilibrium strategy hides it at no such price.
+
+So in a two-player round that is exactly the game the solvers take (bids and the liar call: no
+exact, pass, push, chips or siding vote, no one-die round), where a strategy of that duel is at
+hand, the bot plays, for the whole round, that strategy with chance DUEL_SHARE and its own play
+otherwise. The strategy is the exact solution where the cfr bot has it or solves it quickly (1 vs
+1), else one `liarsdice train` left in the data directory (the duel bot's cache); none is trained
+here. Everywhere else (more players, Perudo's calza, Soar's pass and push, Jokers' vote, Tavern's
+chips, an untrained duel) the bot plays as before.
+
+Mixed per round, not per move, because then what a best response wins against the mixture is at
+most the mixture of what it wins against each (the payoff is linear in a mixed strategy), and
+what the `duel` bot wins against it is (1 - DUEL_SHARE) times what it wins against the bot's own
+play: it still beats `strong`, by less.
+
+The bot does not remember which of the two it drew. At each turn it draws from the mixture of the
+two, weighed by Bayes' rule on its own earlier moves of the round (how likely each would have
+made them with this hand): the same play (Kuhn's theorem), and `policy(view)` stays a function of
+the view, which is what `liarsdice exploit` reads. Its own policy at its earlier turns is kept
+per position and hand (computed again from a rebuilt view when not kept).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from ..rules import Action, Bid, BidAction, Challenge, Game, Options, PlayerView
+from .cfr import CfrBot, duel_dice, policy_at
+from .strong_mixing import Policy
+
+if TYPE_CHECKING:
+    from .duel import DuelBot
+    from .strong import StrongBot
+
+# The chance that the bot plays a round of a duel by the equilibrium (module docstring); chosen
+# by measurement (docs/exploit.md, "strong in a duel").
+DUEL_SHARE = 0.6
+
+# Own policies at earlier turns, per (position, hand): a round of 5 vs 5 asked for every hand
+# (`liarsdice exploit`) is about 2,500.
+KEPT_POLICIES = 20_000
+
+StrategyPolicy = Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float]]
+PositionKey = tuple[Any, ...]
+
+
+def plain_duel(options: Options) -> bool:
+    """Whether a two-player round under `options` is only bids and the liar call."""
+    return (
+        options.exact == "none"
+        and options.pass_rule == "none"
+        and not options.push
+        and options.challenge_mode == "duel"
+        and options.economy is None
+    )
+
+
+def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | None:
+    """The equilibrium strategy of this round, if it is a plain duel and one is at hand; else None."""
+    if not plain_duel(view.options):
+        return None
+    dice = duel_dice(view)
+    if dice is None:
+        return None
+    exact, trained = lookups()
+    solution = exact.solution_for(view.options, dice, seconds)
+    if solution is not None:
+        return solution.policy  # type: ignore[no-any-return]
+    strategy = trained.strategy_for(view.options, dice, train_small=False)
+    return None if strategy is None else strategy.policy
+
+
+@lru_cache(maxsize=1)
+def lookups() -> tuple[CfrBot, DuelBot]:
+    """The cfr and duel bots' tables of solutions and trained strategies (kept per process)."""
+    from .duel import DuelBot  # here: the duel bot falls back on the strong bot
+
+    return CfrBot(0), DuelBot(0)
+
+
+class OwnPolicies:
+    """The bot's own policy at positions of a round, per hand, kept for the Bayes weights."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[PositionKey, tuple[int, ...]], dict[Action, float]] = OrderedDict()
+        self._lock = threading.Lock()  # the server's bots act in threads
+
+    def get(self, key: PositionKey, hand: tuple[int, ...]) -> dict[Action, float] | None:
+        with self._lock:
+            got = self._kept.get((key, hand))
+            if got is not None:
+                self._kept.move_to_end((key, hand))
+            return got
+
+    def put(self, key: PositionKey, hand: tuple[int, ...], policy: Policy) -> None:
+        chances: dict[Action, float] = {}
+        for action, p in policy:
+            chances[action] = chances.get(action, 0.0) + p
+        with self._lock:
+            self._kept[(key, hand)] = chances
+            self._kept.move_to_end((key, hand))
+            while len(self._kept) > KEPT_POLICIES:
+                self._kept.popitem(last=False)
+
+
+KEPT = OwnPolicies()
+
+
+def position_key(view: PlayerView, turns: int, noise: Mapping[int, float]) -> PositionKey:
+    """What the bot's own policy at the seat's turn after the first `turns` of the round depends
+    on, besides its hand: the rules, the table, the bids so far and what it has learnt."""
+    return (
+        view.options,
+        view.seat,
+        view.dice,
+        view.starter,
+        view.round_no,
+        view.history[:turns],
+        tuple(sorted(noise.items())),
+    )
+
+
+def earlier_view(game: Game, view: PlayerView, turns: int, hand: Sequence[int]) -> PlayerView:
+    """The seat's view, holding `hand`, at its turn after the first `turns` of this round's
+    history: the round set up again with the other cup a placeholder its view never shows."""
+    assert view.seat is not None and view.starter is not None
+    hands = [tuple(hand) if s == view.seat else (1,) * n if view.active[s] else () for s, n in enumerate(view.dice)]
+    state = game.position(hands, starter=view.starter, round_no=view.round_no)
+    for turn in view.history[:turns]:
+        state, _ = state.apply(turn.action, turn.seat)
+    return state.view(view.seat)
+
+
+def as_answer(action: Action) -> Bid | None:
+    return None if isinstance(action, Challenge) else action.bid if isinstance(action, BidAction) else None
+
+
+def in_duel(
+    bot: StrongBot, views: Sequence[PlayerView], own: list[Policy], seconds: float | None = None
+) -> list[Policy]:
+    """The bot's policy at each of `views` (one public position, the seat's hand differing): its
+    own policy `own`, or in a duel where an equilibrium is at hand the two mixed (module docstring)."""
+    first = views[0]
+    equilibrium = equilibrium_at(first, seconds)
+    if equilibrium is None or DUEL_SHARE <= 0:
+        return own
+    noise = bot.noise()
+    key = position_key(first, len(first.history), noise)
+    for view, policy in zip(views, own, strict=True):
+        KEPT.put(key, tuple(sorted(view.hand)), policy)
+    bids = [t.action.bid for t in first.history if isinstance(t.action, BidAction)]
+    ours = [i for i, t in enumerate(first.history) if t.seat == first.seat]
+    hands = [tuple(sorted(v.hand)) for v in views]
+    # Our own policy at each earlier turn of ours, for every hand asked: kept, or worked out again
+    # for all the missing hands at once.
+    earlier: dict[int, dict[tuple[int, ...], dict[Action, float]]] = {}
+    for i in ours:
+        past_key = position_key(first, i, noise)
+        got = {h: KEPT.get(past_key, h) for h in dict.fromkeys(hands)}
+        missing = [h for h, p in got.items() if p is None]
+        if missing:
+            game = Game(first.options, first.seats)
+            past_views = [earlier_view(game, first, i, h) for h in missing]
+            for h, policy in zip(missing, bot.scored_policies(past_views), strict=True):
+                KEPT.put(past_key, h, policy)
+                got[h] = KEPT.get(past_key, h)
+        earlier[i] = {h: p for h, p in got.items() if p is not None}
+    out: list[Policy] = []
+    for view, hand, policy in zip(views, hands, own, strict=True):
+        played = policy_at(equilibrium, view)
+        if played is None:
+            out.append(policy)
+            continue
+        weight_own, weight_eq = 1 - DUEL_SHARE, DUEL_SHARE
+        for i in ours:
+            action = first.history[i].action
+            p_own = earlier[i].get(hand, {}).get(action, 0.0)
+            try:
+                p_eq = equilibrium(hand, bids[:i]).get(as_answer(action), 0.0)  # a duel's turns are all bids
+            except (ValueError, KeyError):
+                p_eq = 0.0
+            total = weight_own * p_own + weight_eq * p_eq
+            if total <= 0:
+                continue  # a move neither would make (the seat was played for us): it tells nothing
+            weight_own, weight_eq = weight_own * p_own / total, weight_eq * p_eq / total
+        chances: dict[Action, float] = {}
+        for action, p in policy:
+            chances[action] = chances.get(action, 0.0) + weight_own * p
+        for action, p in played:
+            chances[action] = chances.get(action, 0.0) + weight_eq * p
+        out.append([(a, p) for a, p in chances.items() if p > 0])
+    return out
