@@ -103,7 +103,7 @@ class OwnPolicies:
                 self._kept.move_to_end((key, hand))
             return got
 
-    def put(self, key: PositionKey, hand: tuple[int, ...], policy: Policy) -> None:
+    def put(self, key: PositionKey, hand: tuple[int, ...], policy: Policy) -> dict[Action, float]:
         chances: dict[Action, float] = {}
         for action, p in policy:
             chances[action] = chances.get(action, 0.0) + p
@@ -112,6 +112,7 @@ class OwnPolicies:
             self._kept.move_to_end((key, hand))
             while len(self._kept) > KEPT_POLICIES:
                 self._kept.popitem(last=False)
+        return chances
 
 
 KEPT = OwnPolicies()
@@ -173,8 +174,7 @@ def in_duel(
             game = Game(first.options, first.seats)
             past_views = [earlier_view(game, first, i, h) for h in missing]
             for h, policy in zip(missing, bot.scored_policies(past_views), strict=True):
-                KEPT.put(past_key, h, policy)
-                got[h] = KEPT.get(past_key, h)
+                got[h] = KEPT.put(past_key, h, policy)
         earlier[i] = {h: p for h, p in got.items() if p is not None}
     out: list[Policy] = []
     for view, hand, policy in zip(views, hands, own, strict=True):
