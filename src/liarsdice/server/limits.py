@@ -28,6 +28,13 @@ class RoomError(Exception):
         self.message = message
 
 
+def check_turn_seconds(seconds: int) -> int:
+    """`seconds` if it is a turn timer a table may have, else RoomError saying what is allowed."""
+    if not 0 <= seconds <= MAX_TURN_SECONDS:
+        raise RoomError("bad_options", f"the turn timer is 0 (none) to {MAX_TURN_SECONDS} seconds")
+    return seconds
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

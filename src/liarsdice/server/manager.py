@@ -19,7 +19,7 @@ from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
 from .botaccounts import BotLobby, account_of, revoked_among
 from .cluster import RENEW_EVERY, Cluster, RemoteError
-from .limits import MAX_TURN_SECONDS, RoomError, build_options, clean_name, hash_token
+from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
 from .metrics import ServerMetrics
 from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
 from .rooms import Room, Settings, log
@@ -58,8 +58,7 @@ class RoomManager:
             options = build_options(preset, overrides)
         except OptionsError as e:
             raise RoomError("bad_options", str(e)) from e
-        if not 0 <= turn_seconds <= MAX_TURN_SECONDS:
-            raise RoomError("bad_options", f"the turn timer is 0 (none) to {MAX_TURN_SECONDS} seconds")
+        check_turn_seconds(turn_seconds)
         preset = find_preset(preset).name
         overrides = {**overrides, "num_players": options.num_players}
         token = secrets.token_urlsafe(24)

@@ -39,10 +39,10 @@ from ..rules import (
 from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, REVOKED, account_of, still_live
 from .connection import FLOOD_LIMIT, MAX_MESSAGE, RATE_BURST, RATE_PER_SECOND, Connection
 from .limits import (
-    MAX_TURN_SECONDS,
     OFF_LOOP_MOVES,
     RoomError,
     build_options,
+    check_turn_seconds,
     clean_chat,
     clean_name,
     hash_token,
@@ -511,8 +511,7 @@ class Room:
             if any(s.kind == "human" for s in self.seats[n:]):
                 raise RoomError("bad_options", f"seats above {n} are taken by people: they must leave first")
             seconds = self.turn_seconds if turn_seconds is None else turn_seconds
-            if not 0 <= seconds <= MAX_TURN_SECONDS:
-                raise RoomError("bad_options", f"the turn timer is 0 (none) to {MAX_TURN_SECONDS} seconds")
+            check_turn_seconds(seconds)
             seats = self.seats[:n] + [Seat(f"Seat {i + 1}") for i in range(len(self.seats), n)]
             overrides["num_players"] = n
             await self.store.call(lambda s: _save_rules(s, self.table_id, new_preset, overrides, seconds, seats))
