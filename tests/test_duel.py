@@ -7,6 +7,7 @@ up to 5 dice against 5, in the last duel of a multi-player game, and through its
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +19,11 @@ pytest.importorskip("numba")
 from liarsdice.bots import make_bot
 from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
 from liarsdice.cli import app
-from liarsdice.duel import DuelStrategy, default_k, game_for, train
+from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, train
+from liarsdice.duel.footprint import estimate, measure
 from liarsdice.match import play_game
 from liarsdice.rules import BidAction, Challenge, Game, preset_options
+from liarsdice.solver.memory import check
 
 
 def duel(dice: tuple[int, int], faces: int = 6, wild: object = 1, preset: str = "openspiel"):  # type: ignore[no-untyped-def]
@@ -175,6 +178,20 @@ def test_train_command_caches_where_the_bot_looks(data_dir: Path) -> None:
     assert bot.strategy_for(options, (1, 1)) is not None
     bad = CliRunner().invoke(app, ["train", "--dice", "1", "1", "--wild", "2"])
     assert bad.exit_code != 0 and "--wild is 1, top or none" in bad.output
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--preset", "soar"], ["pass=at_pass", "push=true", "exact=gain_die"]),
+        (["--preset", "perudo"], ["exact=gain_die", "rounds=until_one_left"]),
+        (["-o", "num_players=3"], ["num_players=3"]),
+    ],
+)
+def test_train_refuses_rules_it_does_not_model(args: list[str], named: list[str]) -> None:
+    result = CliRunner().invoke(app, ["train", "--dice", "1", "1", *args, "--iterations", "1"])
+    assert result.exit_code == 2 and "cannot model" in result.output, result.output
+    assert all(words in result.output for words in named) and not strategies_dir().exists()
 
 
 def test_a_strategy_trained_with_another_memory_plays_where_the_default_is_missing(data_dir: Path) -> None:
@@ -341,15 +358,18 @@ def test_policy_is_what_the_bot_plays_and_what_lbr_reads() -> None:
 
 
 def test_a_training_asked_to_stop_ends_after_a_whole_iteration(tmp_path: Path) -> None:
-    asked: list[int] = []
-
-    def stop() -> bool:
-        asked.append(1)
-        return len(asked) >= 3
-
+    # stop() is asked between hands too (see the long iteration below); one this short ends whole.
+    done: list[int] = []
     checkpoint = tmp_path / "c.train.npz"
-    strategy = train(duel((1, 1), 4, "none"), (1, 1), iterations=1000, stop=stop, checkpoint=checkpoint)
-    assert strategy.meta["iterations"] == 3 and checkpoint.exists()
+    strategy = train(
+        duel((1, 1), 4, "none"),
+        (1, 1),
+        iterations=1000,
+        on_progress=lambda p: done.append(p.iteration),
+        stop=lambda: len(done) >= 3,
+        checkpoint=checkpoint,
+    )
+    assert strategy.meta["iterations"] == 3 and checkpoint.exists() and "cut_short" not in strategy.meta
 
 
 def test_ctrl_c_stops_the_train_command_and_saves(tmp_path: Path) -> None:
@@ -381,3 +401,108 @@ def test_ctrl_c_stops_the_train_command_and_saves(tmp_path: Path) -> None:
     assert len(list((tmp_path / "duel").glob("*.train.npz"))) == 1
     saved = [p for p in (tmp_path / "duel").glob("*.npz") if not p.name.endswith(".train.npz")]
     assert len(saved) == 1 and DuelStrategy.load(saved[0]).meta["iterations"] >= 10
+
+
+# ----- memory, time and signals: a size that does not fit is refused, a long one ends on time -----
+
+# 7 dice against 7 remembering 1 bid: 250 MB, and one iteration over every hand takes ~13 s on the
+# 2-core machine, far past the second given plus train.CUT_AFTER.
+LONG = ["--dice", "7", "7", "--k", "1"]
+
+
+def test_a_size_that_does_not_fit_is_refused_with_the_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
+    from liarsdice.solver import memory
+
+    monkeypatch.setattr(memory, "available_bytes", lambda: 8 * 10**9)
+    result = CliRunner().invoke(app, ["train", "--dice", "9", "9", "--seconds", "1"])
+    assert result.exit_code == 2, result.output
+    assert "needs about 37.9 GB of memory" in result.output and "8.0 GB available" in result.output
+    assert "--k 1" in result.output  # what fits instead
+    assert not (strategies_dir()).exists()  # nothing built, nothing saved
+    # A memory of bids no machine holds is refused on this one as well, unpatched.
+    monkeypatch.undo()
+    huge = CliRunner().invoke(app, ["train", "--dice", "9", "9", "--k", "6"])
+    assert huge.exit_code == 2 and "TB of memory" in huge.output
+    with pytest.raises(TooBig, match=r"needs about 37\.9 GB"):
+        train(duel((9, 9), 6, "top"), (9, 9), iterations=1, memory=8 * 10**9)
+
+
+def test_estimates_bound_the_graphs_they_describe() -> None:
+    for dice, k in [((1, 1), 12), ((2, 1), 10), ((2, 2), 4), ((4, 3), 3), ((5, 5), 2), ((7, 7), 1)]:
+        options = duel(dice, 6, "top")
+        before, after = estimate(options, dice, k), measure(game_for(options, dice, k))
+        assert before.nodes >= after.nodes and before.edges >= after.edges and before.bytes >= after.bytes
+        assert before.bytes < 1.2 * after.bytes, (dice, k, before, after)  # and closely
+
+
+def test_memory_near_the_limit_warns_and_above_it_refuses() -> None:
+    assert check(50, 100).ok and check(50, 100).warning is None
+    near = check(90, 100)
+    assert near.ok and near.warning is not None and "available" in near.warning
+    over = check(150, 100)
+    assert not over.ok and "needs about" in over.refusal("this")
+
+
+def test_seconds_end_a_long_iteration_within_it(data_dir: Path) -> None:
+    result = CliRunner().invoke(app, ["train", *LONG, "--seconds", "1"])
+    assert result.exit_code == 0, result.output
+    cut = re.search(r"cut short: (\d+) of 792 hands of player 0", result.output)
+    assert cut is not None and 0 < int(cut.group(1)) < 792, result.output
+    assert "1 iterations in" in result.output
+    saved = [p for p in strategies_dir().glob("*.npz") if not p.name.endswith(".train.npz")]
+    assert len(saved) == 1 and "cut short" in DuelStrategy.load(saved[0]).meta["cut_short"]
+
+
+def test_sigterm_ends_a_long_iteration_and_saves(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "LIARSDICE_DATA": str(tmp_path)}
+    run = subprocess.Popen(
+        [sys.executable, "-m", "liarsdice.cli", "train", *LONG, "--seconds", "600"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert run.stdout is not None
+    lines = []
+    for line in run.stdout:
+        lines.append(line)
+        if "information sets" in line:  # the graph is built: training starts next
+            time.sleep(1.0)
+            run.send_signal(signal.SIGTERM)
+            break
+    rest, _ = run.communicate(timeout=120)
+    output = "".join(lines) + rest
+    assert run.returncode == 0, output
+    cut = re.search(r"cut short: (\d+) of 792 hands", output)
+    assert cut is not None and int(cut.group(1)) < 792, output
+    assert "stopped at iteration 1;" in output and "strategy: " in output
+    assert len(list((tmp_path / "duel").glob("*.train.npz"))) == 1
+    saved = [p for p in (tmp_path / "duel").glob("*.npz") if not p.name.endswith(".train.npz")]
+    assert len(saved) == 1 and DuelStrategy.load(saved[0]).meta["iterations"] == 1
+
+
+def test_a_build_or_training_stopped_before_it_starts_keeps_nothing(tmp_path: Path) -> None:
+    options = duel((4, 3), 6, "top")
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 2
+
+    with pytest.raises(Stopped, match="while building the graph"):
+        game_for(options, (4, 3), 3, stop=stop)
+    checkpoint = tmp_path / "c.train.npz"
+    with pytest.raises(Stopped, match="while building the graph"):
+        train(options, (4, 3), k=3, iterations=5, stop=lambda: True, checkpoint=checkpoint)
+    small = duel((2, 1), 6, "top")
+    with pytest.raises(Stopped, match="nothing trained"):
+        train(
+            small, (2, 1), k=3, iterations=5, stop=lambda: True, checkpoint=checkpoint, game=game_for(small, (2, 1), 3)
+        )
+    assert not checkpoint.exists()

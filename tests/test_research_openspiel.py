@@ -354,3 +354,142 @@ def test_mccfr_example_learns_a_small_soar_round() -> None:
     ).stdout
     values = [float(v) for v in re.findall(r"exploitability ([0-9.]+)", out)]
     assert len(values) == 2 and values[1] < values[0] < 0.727  # 0.727: the uniform random policy's
+
+
+# ----- undo: OpenSpiel's in-place tree walks -----
+
+WALKED: list[tuple[str, dict[str, Any]]] = [
+    ("openspiel", {"numdice": 1, "dice_sides": 3}),
+    ("openspiel", {"numdice": 1, "dice_sides": 3, "encoding": "full"}),
+    ("tavern", {"players": 2, "dice_per_player": 1, "faces": 2, "economy_starting_chips": 2}),
+    ("perudo", {"players": 2, "dice_per_player": 1, "faces": 3, "max_rounds": 1}),
+    ("jokers", {"players": 3, "dice_per_player": 1, "faces": 2, "rounds": "single"}),
+    # pushes and rerolls; 84,899 states in all, so two children of each node, drawn alike in both walks
+    ("soar", {"players": 2, "dice_per_seat": "2;1", "faces": 2, "rounds": "single"}),
+]
+
+
+def _seen(game: Any, state: Any) -> list[Any]:
+    """Everything a tree walk reads at a state."""
+    seen: list[Any] = [state.history(), state.history_str(), state.move_number(), state.is_initial_state()]
+    seen += [[(s.player, s.action) for s in state.full_history()], state.current_player(), str(state)]
+    if state.is_terminal():
+        seen.append(state.returns())
+    elif state.is_chance_node():
+        seen.append(state.chance_outcomes())
+    else:
+        seen.append(state.legal_actions())
+    for p in range(game.num_players()):
+        seen += [state.information_state_string(p), state.observation_string(p)]
+        seen += [list(state.information_state_tensor(p)), list(state.observation_tensor(p))]
+    return seen
+
+
+def _moves(state: Any, rng: random.Random | None) -> list[int]:
+    moves = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+    return moves if rng is None or len(moves) <= 2 else rng.sample(moves, 2)
+
+
+def _walk_in_place(game: Any, state: Any, rng: random.Random | None, out: list[Any]) -> None:
+    out.append(_seen(game, state))
+    if state.is_terminal():
+        return
+    player = state.current_player()
+    for move in _moves(state, rng):
+        state.apply_action(move)
+        _walk_in_place(game, state, rng, out)
+        state.undo_action(player, move)
+
+
+def _walk_cloned(game: Any, state: Any, rng: random.Random | None, out: list[Any]) -> None:
+    out.append(_seen(game, state))
+    if state.is_terminal():
+        return
+    for move in _moves(state, rng):
+        _walk_cloned(game, state.child(move), rng, out)
+
+
+@pytest.mark.parametrize(("preset", "params"), WALKED)
+def test_undo_walks_the_tree_in_place_as_clones_do(preset: str, params: dict[str, Any]) -> None:
+    game = load(preset, **params)
+    sampled = preset == "soar"
+    in_place: list[Any] = []
+    cloned: list[Any] = []
+    root = game.new_initial_state()
+    _walk_in_place(game, root, random.Random(1) if sampled else None, in_place)
+    _walk_cloned(game, game.new_initial_state(), random.Random(1) if sampled else None, cloned)
+    assert len(in_place) == len(cloned) > 200
+    for a, b in zip(in_place, cloned, strict=True):
+        assert a == b
+    assert root.history() == [] and _seen(game, root) == cloned[0]  # back where it started
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)  # OpenSpiel's own checks
+
+
+def test_undo_takes_back_only_the_last_move() -> None:
+    state = load("openspiel").new_initial_state()
+    with pytest.raises(ValueError, match="no move to take back"):
+        state.undo_action(-1, 0)
+    state.apply_action(2)
+    with pytest.raises(ValueError, match="the last move was 2 by -1"):
+        state.undo_action(0, 2)
+    state.undo_action(-1, 2)
+    assert state.history() == [] and state.is_chance_node()
+
+
+# ----- the openspiel preset describes its states as liars_dice does -----
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"numdice": 1},
+        {"numdice": 2, "dice_sides": 4},
+        {"numdice": 2, "bidding_rule": "reset-quantity"},
+        {"numdice": 3, "dice_sides": 3},
+    ],
+)
+def test_openspiel_preset_strings_and_tensors_are_liars_dices(params: dict[str, Any]) -> None:
+    ours, native = load("openspiel", **params), pyspiel.load_game("liars_dice", params)
+    assert ours.information_state_tensor_size() == native.information_state_tensor_size()
+    assert ours.observation_tensor_size() == native.observation_tensor_size()
+    rng = random.Random(str(params))
+    checked = 0
+    for _ in range(150):
+        a, b = ours.new_initial_state(), native.new_initial_state()
+        while True:  # chance nodes and the terminal included
+            for p in range(2):
+                assert a.information_state_string(p) == b.information_state_string(p)
+                assert a.information_state_tensor(p) == b.information_state_tensor(p)
+                assert a.observation_tensor(p) == b.observation_tensor(p)
+                checked += 1
+            if b.is_terminal():
+                break
+            move = rng.choice(b.legal_actions())
+            a.apply_action(move)
+            b.apply_action(move)
+    assert checked > 1000
+
+
+def test_the_encoding_parameter() -> None:
+    full = load("openspiel", numdice=2, encoding="full")
+    assert (
+        full.information_state_tensor_size()
+        != pyspiel.load_game("liars_dice", {"numdice": 2}).information_state_tensor_size()
+    )
+    state = full.new_initial_state()
+    assert state.information_state_string(0).startswith("P0")  # the full encoding's words
+    # native: any one-round game of bids and challenges that a fixed seat opens, liars_dice's layout
+    classic = load("classic", players=3, dice_per_player=1, rounds="single", first_starter="0", encoding="native")
+    assert classic.information_state_tensor_size() == 3 + 6 + 3 * 6 + 1
+    pyspiel.random_sim_test(classic, num_sims=5, serialize=False, verbose=False)
+    with pytest.raises(OptionsError, match=r"encoding=native .*pass, .*many rounds"):
+        load("soar", encoding="native")
+    with pytest.raises(OptionsError, match="encoding must be native or full"):
+        load("openspiel", encoding="compact")
+    # the openspiel preset with moves liars_dice lacks falls back to the full encoding by itself
+    assert (
+        load("openspiel", exact="gain_die", rounds="single")
+        .new_initial_state()
+        .information_state_string(0)
+        .startswith("P0")
+    )

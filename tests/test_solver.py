@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
-from liarsdice.rules import Bid, BidAction, Game, preset_options
+from liarsdice.cli import app
+from liarsdice.rules import Bid, BidAction, Challenge, Game, Roll, preset_options
 from liarsdice.solver import Solution, solve
 from liarsdice.solver.cfr import Solver
 from liarsdice.solver.fast import FastSolver
@@ -350,3 +352,67 @@ def test_without_numba_solve_runs_the_reference_solver() -> None:
     assert float(exploitability) <= 1e-3 and int(iterations) > 0
     compiled = solve(preset_options("openspiel", {"faces": 3}), (1, 1), target=1e-3)
     assert int(iterations) == compiled.iterations
+
+
+# ----- what the solver models: everything else is refused by name -----
+
+
+@pytest.mark.parametrize(
+    ("args", "named", "fix"),
+    [
+        (["-o", "num_players=3"], ["num_players=3"], "-o num_players=2"),
+        (["-o", "push=true"], ["push=true"], "-o push=false"),
+        (["-o", "exact=gain_die"], ["exact=gain_die"], "-o exact=none"),
+        (["-o", "exact=others_lose"], ["exact=others_lose"], "-o exact=none"),
+        (["-o", "pass=at_pass"], ["pass=at_pass"], "-o pass=none"),
+        (["-o", "rounds=until_one_left"], ["rounds=until_one_left"], "-o rounds=single"),
+        (["-o", "dice_per_player=3"], ["dice_per_player=3"], "--dice D0 D1"),
+        (
+            ["--preset", "soar"],
+            ["pass=at_pass", "push=true", "exact=gain_die", "rounds=until_one_left"],
+            "-o push=false",
+        ),
+        (["--preset", "perudo"], ["exact=gain_die", "rounds=until_one_left"], "-o exact=none"),
+        (["--preset", "tavern"], ["economy=on", "rounds=until_one_left"], "-o economy=none"),
+        (["--preset", "jokers"], ["challenge_mode=siding_vote", "rounds=until_one_left"], "-o challenge_mode=duel"),
+        (["--preset", "classic"], ["rounds=until_one_left"], "-o rounds=single"),
+    ],
+)
+def test_solve_refuses_rules_it_does_not_model(args: list[str], named: list[str], fix: str) -> None:
+    result = CliRunner().invoke(app, ["solve", *args, "--iterations", "1"])
+    assert result.exit_code == 2, result.output
+    assert "cannot model" in result.output and "It solves one round between two players" in result.output
+    for words in named:
+        assert words in result.output, (words, result.output)
+    assert fix in result.output
+    assert "iterations in" not in result.output  # nothing was solved
+
+
+def test_solve_takes_a_preset_once_its_unmodelled_rules_are_set_off() -> None:
+    args = ["solve", "--preset", "perudo", "-o", "exact=none", "-o", "rounds=single", "--iterations", "2"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "perudo: 1 vs 1 dice" in result.output and "2 iterations in" in result.output
+
+
+def test_shedding_is_the_same_single_round_and_solve_says_so() -> None:
+    # RULES.md 2.2: a single round goes to the winner of the call whatever the goal; the solve
+    # says why it is the same game instead of passing the option over in silence.
+    result = CliRunner().invoke(app, ["solve", "-o", "goal=shedding", "--iterations", "1"])
+    assert result.exit_code == 0, result.output
+    assert "note: goal=shedding does not change a single round" in result.output
+    for hands in [((2,), (3,)), ((6,), (6,))]:  # the engine agrees: the same returns under either goal
+        for goal in ("elimination", "shedding"):
+            state = Game(preset_options("openspiel", {"goal": goal})).new_initial_state()
+            state, _ = state.apply(Roll(hands))
+            state, _ = state.apply(BidAction(Bid(2, 3)))
+            state, _ = state.apply(Challenge(0))
+            assert state.result is not None
+            assert state.result.returns == ((1.0, -1.0) if hands[0] == (6,) else (-1.0, 1.0))
+
+
+def test_solve_refuses_a_tree_that_does_not_fit_in_memory() -> None:
+    # 3 dice against 3 have 36 bids: 2^36 nodes, hundreds of terabytes; refused before building.
+    result = CliRunner().invoke(app, ["solve", "--dice", "3", "3"])
+    assert result.exit_code == 2, result.output
+    assert "needs about" in result.output and "TB of memory" in result.output and "available" in result.output

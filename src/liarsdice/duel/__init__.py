@@ -24,7 +24,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..rules import Options
-from .graph import AbstractGame, game_for
+from .footprint import TooBig, measure, refuse_if_too_big, too_big_message
+from .graph import AbstractGame, Stopped, game_for
 from .strategy import DuelStrategy
 from .train import Progress, Trainer
 
@@ -78,23 +79,49 @@ def train(
     checkpoint_every: float = 600.0,
     on_resume: Callable[[int, float], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    game: AbstractGame | None = None,
+    memory: int | None = None,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
-    remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`.
+    remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`
+    (counted from this call: building the graph and reading the checkpoint included).
 
     With `checkpoint`, a long training goes on over several runs: it starts from the checkpoint
     there if one exists (`on_resume(iteration, seconds)` is told), saves one every
     `checkpoint_every` seconds and at the end. Resumed, it does exactly what one longer run
-    would have done. `stop()`, asked after each iteration, ends the training early (saved as at
-    any end)."""
+    would have done, unless a run was cut within an iteration (below). `stop()`, asked while the
+    graph is built and between iterations, ends the training early (saved as at any end); an
+    iteration still under way `train.CUT_AFTER` seconds after the deadline or a stop is cut
+    short between two hands (`Trainer.iterate`). Stopped if nothing was trained yet.
+
+    The graph is built here unless `game` is given (then the caller has checked its size). A
+    training that would not fit in `memory` bytes (the machine's available memory if None) is
+    refused with TooBig before anything is allocated."""
+    started = time.perf_counter()
+    deadline = None if seconds is None else started + seconds
+
+    def time_up() -> bool:
+        return (deadline is not None and time.perf_counter() > deadline) or (stop is not None and stop())
+
     if k is None:
         k = default_k(options, dice)
-    trainer = Trainer(game_for(options, dice, k), sample=sample, seed=seed)
+    if game is None:
+        refuse_if_too_big(options, dice, k, memory)
+        game = game_for(options, dice, k, stop=time_up)
+        footprint = measure(game)
+        fit = footprint.fit(memory)
+        if not fit.ok:
+            raise TooBig(too_big_message(footprint, fit, options, dice, k))
+    trainer = Trainer(game, sample=sample, seed=seed)
     about = json.loads(json.dumps({"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}))
     if checkpoint is not None and Path(checkpoint).exists():
         trainer.resume(checkpoint, about)
         if on_resume is not None:
             on_resume(trainer.iteration, trainer.seconds)
+    if time_up():
+        raise Stopped("stopped before the first iteration: nothing trained in this run")
+    if deadline is not None:
+        seconds = deadline - time.perf_counter()
     saved = time.perf_counter()
 
     def progress(p: Progress) -> None:
@@ -105,7 +132,10 @@ def train(
             trainer.checkpoint(checkpoint, about)
             saved = time.perf_counter()
 
+    before = trainer.iteration
     trainer.run(iterations=iterations, seconds=seconds, on_progress=progress, stop=stop)
+    if trainer.iteration == before:
+        raise Stopped("stopped before the first hand of the first iteration: nothing trained in this run")
     if checkpoint is not None:
         trainer.checkpoint(checkpoint, about)
     l0, b0 = trainer.average(0)
@@ -117,7 +147,20 @@ def train(
         "value": float(trainer.value),
         "seed": seed,
     }
+    if trainer.cut_short is not None:
+        player, hands_done, hands = trainer.cut_short
+        meta["cut_short"] = f"the last iteration was cut short: {hands_done} of {hands} hands of player {player}"
     return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game)
 
 
-__all__ = ["AbstractGame", "default_k", "DuelStrategy", "Progress", "Trainer", "game_for", "train"]
+__all__ = [
+    "AbstractGame",
+    "default_k",
+    "DuelStrategy",
+    "Progress",
+    "Stopped",
+    "TooBig",
+    "Trainer",
+    "game_for",
+    "train",
+]

@@ -18,6 +18,7 @@ their edges, in its own *slots*, so that its strategy is an array (hands, slots)
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +27,14 @@ from ..rules import Bid, Options
 from ..solver.tree import GameSpec, hand_chance, hands_of
 
 Hand = tuple[int, ...]
+
+# Nodes visited between two questions to `stop` while a graph is built (a few milliseconds).
+CHECK_EVERY = 4096
+
+
+class Stopped(Exception):
+    """A build or a training asked to stop (its time is up, or Ctrl-C or SIGTERM) before it had
+    anything worth keeping."""
 
 
 @dataclass
@@ -42,7 +51,8 @@ class Player:
 class AbstractGame:
     """The graph of (player to act, last k bids) for the bidding and counting game of `spec`."""
 
-    def __init__(self, spec: GameSpec, k: int) -> None:
+    def __init__(self, spec: GameSpec, k: int, stop: Callable[[], bool] | None = None) -> None:
+        """`stop()`, asked every CHECK_EVERY nodes, ends a long build early (Stopped)."""
         if k < 1:
             raise ValueError(f"the players must remember at least the standing bid (k >= 1), not k={k}")
         self.spec = spec
@@ -58,7 +68,9 @@ class AbstractGame:
         frontier = [root]
         while frontier:
             nxt = []
-            for parity, last in frontier:
+            for i, (parity, last) in enumerate(frontier):
+                if stop is not None and i % CHECK_EVERY == 0 and stop():
+                    raise Stopped(f"stopped while building the graph, {len(found):,} nodes in")
                 for rung in self._raises(last):
                     child = (1 - parity, (*last, rung)[-k:])
                     if child not in found:
@@ -78,6 +90,8 @@ class AbstractGame:
         self.edge_child = np.empty(E, dtype=np.int64)
         self.edge_rung = np.empty(E, dtype=np.int64)
         for i, (parity, last) in enumerate(nodes):
+            if stop is not None and i % CHECK_EVERY == 0 and stop():
+                raise Stopped(f"stopped while building the graph's edges, {i:,} of {N:,} nodes done")
             for j, rung in enumerate(self._raises(last)):
                 e = int(self.edge_start[i]) + j
                 self.edge_child[e] = self.id[(1 - parity, (*last, rung)[-k:])]
@@ -137,5 +151,5 @@ class AbstractGame:
         return rung - int(self.last[node]) - 1
 
 
-def game_for(options: Options, dice: tuple[int, int], k: int) -> AbstractGame:
-    return AbstractGame(GameSpec.from_options(options, dice), k)
+def game_for(options: Options, dice: tuple[int, int], k: int, stop: Callable[[], bool] | None = None) -> AbstractGame:
+    return AbstractGame(GameSpec.from_options(options, dice), k, stop)

@@ -34,6 +34,10 @@ from numba import njit
 from .graph import AbstractGame
 
 REGRET_EPSILON = 1e-12
+# How long an iteration may run on past the deadline or a stop request before it is cut short
+# between two hands: short iterations still end whole (and a resumed run equals one long run),
+# while one that takes minutes (big games, every hand) ends in about this time.
+CUT_AFTER = 1.0
 
 
 @njit(cache=True)
@@ -224,6 +228,8 @@ class Trainer:
         self.a_bid = [np.zeros(s) for s in shape_b]
         self.value = 0.0
         self.seconds = 0.0  # spent training, over every run continued here (`checkpoint`)
+        # (player, hands updated, hands of the half-iteration) of the last iteration if it was cut short
+        self.cut_short: tuple[int, int, int] | None = None
 
     # ----- checkpoints: a long training in several runs -----
 
@@ -279,7 +285,8 @@ class Trainer:
         except (OSError, EOFError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as e:
             raise ValueError(f"{path} is not a readable training checkpoint: {e}") from e
         for (name, player), array in loaded.items():
-            getattr(self, name)[player] = np.array(array, dtype=np.float64)
+            # as read (already a fresh float64 array): a copy would hold the checkpoint twice
+            getattr(self, name)[player] = np.ascontiguousarray(array, dtype=np.float64)
         self.iteration = int(meta["iteration"])
         self.value = float(meta["value"])
         self.seconds = float(meta["seconds"])
@@ -292,17 +299,25 @@ class Trainer:
     def average(self, player: int) -> tuple[np.ndarray, np.ndarray]:
         return normalise(self.game, player, self.a_liar[player], self.a_bid[player], positive=False)
 
-    def iterate(self) -> None:
+    def iterate(self, cut: Callable[[], bool] | None = None) -> bool:
+        """One iteration, both half-iterations; True if whole. `cut()`, asked before each hand, may
+        end it early: the hands already updated keep their update, discounted, as if only they had
+        been sampled, and the iteration counts (`cut_short` says how far it went). An iteration cut
+        before any hand is not counted."""
         self.iteration += 1
+        self.cut_short = None
         t = self.iteration
         alpha = t**1.5 / (t**1.5 + 1)
         gamma = (t / (t + 1)) ** 2
         for me in (0, 1):
-            value, updated = self._half(me)
-            if me == 0:
-                self.value = value
-            else:
-                self.value = (self.value - value) / 2
+            value, updated, whole = self._half(me, cut)
+            if not whole and len(updated) == 0:
+                if me == 0:  # nothing done at all
+                    self.iteration -= 1
+                    self.cut_short = None
+                return False
+            if whole:
+                self.value = value if me == 0 else (self.value - value) / 2
             # Only the regrets of the hands updated are discounted: a hand not drawn this time
             # must not lose half its negative regrets for nothing.
             for r in (self.r_liar[me], self.r_bid[me]):
@@ -314,8 +329,11 @@ class Trainer:
                     r[updated] = rows
             for a in (self.a_liar[me], self.a_bid[me]):
                 a *= gamma
+            if not whole:
+                return False
+        return True
 
-    def _half(self, me: int) -> tuple[float, np.ndarray]:
+    def _half(self, me: int, cut: Callable[[], bool] | None = None) -> tuple[float, np.ndarray, bool]:
         g = self.game
         opp = 1 - me
         o_liar, o_bid = self.current(opp)
@@ -337,7 +355,10 @@ class Trainer:
         value = np.zeros((g.num_nodes, h_opp))
         call = np.zeros(h_opp)
         total = 0.0
-        for x, w in zip(hands, weights, strict=True):
+        for done, (x, w) in enumerate(zip(hands, weights, strict=True)):
+            if cut is not None and cut():
+                self.cut_short = (me, done, len(hands))
+                return total, np.unique(hands[:done]), False
             v = _hand(
                 me,
                 int(x),
@@ -368,7 +389,7 @@ class Trainer:
                 call,
             )
             total += w * v
-        return total, np.unique(hands)
+        return total, np.unique(hands), True
 
     def run(
         self,
@@ -377,26 +398,45 @@ class Trainer:
         seconds: float | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         stop: Callable[[], bool] | None = None,
+        cut_after: float = CUT_AFTER,
     ) -> None:
         """Train `iterations` more iterations or for `seconds`, whichever comes first, or until
-        `stop()` says so (asked after each iteration, so that what is left is a whole one)."""
+        `stop()` says so. Both are looked at after each iteration, so that what is left is a whole
+        one, and between hands within one: an iteration still under way `cut_after` seconds past
+        the deadline or the first yes of `stop()` is cut short there (see `iterate`)."""
         if iterations is None and seconds is None:
             raise ValueError("give a budget: iterations or seconds")
         started = time.perf_counter()
+        deadline = None if seconds is None else started + seconds
+        asked: float | None = None  # when stop() first said yes
+
+        def cut() -> bool:
+            nonlocal asked
+            now = time.perf_counter()
+            if asked is None and stop is not None and stop():
+                asked = now
+            late = deadline is not None and now > deadline + cut_after
+            return late or (asked is not None and now > asked + cut_after)
+
         before = self.seconds
         done = 0
         while True:
-            self.iterate()
-            done += 1
+            counted = self.iteration
+            whole = self.iterate(cut)
             elapsed = time.perf_counter() - started
             self.seconds = before + elapsed
+            if self.iteration == counted:
+                break  # cut before its first hand: nothing done, nothing to report
+            done += 1
             if on_progress is not None:
                 on_progress(Progress(self.iteration, elapsed, self.value))
+            if not whole:
+                break
             if iterations is not None and done >= iterations:
                 break
             if seconds is not None and elapsed >= seconds:
                 break
-            if stop is not None and stop():
+            if asked is not None or (stop is not None and stop()):
                 break
 
 

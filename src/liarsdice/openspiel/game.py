@@ -34,7 +34,8 @@ from liarsdice.rules import (
     Turn,
 )
 
-from .parameters import PARAMETERS, options_from_parameters
+from .native import NativeDescriber, problems
+from .parameters import PARAMETERS, encoding_from_parameters, options_from_parameters
 
 MAX_PLAYERS = 64
 
@@ -57,7 +58,9 @@ GAME_TYPE = pyspiel.GameType(
 
 
 class _Snapshot(NamedTuple):
-    """Everything a state holds besides pyspiel's own history; never changed, only replaced."""
+    """Everything a state holds; never changed, only replaced. Each snapshot keeps the one before
+    it and the move between them, so that `undo_action` steps back and the history is the chain's
+    (pyspiel's own C++ history cannot be shortened from Python: after an undo it is not used)."""
 
     game: LiarsDiceGame  # kept here so that copies share it (pyspiel would rebuild a copied game)
     state: GameState
@@ -65,9 +68,28 @@ class _Snapshot(NamedTuple):
     log: tuple[tuple[int | None, str], ...]  # (audience seat, or None for everyone; text)
     rounds: int  # rounds finished
     truncated: bool  # stopped at max_rounds
+    parent: _Snapshot | None = None  # the state before the last move
+    move: tuple[int, int] | None = None  # (player, action) of the last move; player -1 for chance
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Snapshot:
         return self
+
+    def moves(self) -> list[tuple[int, int]]:
+        """Every (player, action) from the start, oldest first."""
+        out = []
+        snap: _Snapshot | None = self
+        while snap is not None and snap.move is not None:
+            out.append(snap.move)
+            snap = snap.parent
+        out.reverse()
+        return out
+
+
+class PlayerAction(NamedTuple):
+    """One step of `full_history()`, like pyspiel's PlayerAction (which Python cannot build)."""
+
+    player: int
+    action: int
 
 
 class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
@@ -81,6 +103,7 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
         self.options: Options = options
         self.rules = Game(options)
         self.encoding = Encoding(options)
+        self.native = _native_describer(given, options, self.encoding)
         self.round_cap = self.encoding.rounds_bound(max_rounds)
         # A cap below the game's own bound can stop a game before it ends; so can a game with none.
         natural = self.encoding.natural_rounds()
@@ -103,6 +126,24 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> LiarsDiceObserver:
         return LiarsDiceObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+def _native_describer(given: dict[str, Any], options: Options, encoding: Encoding) -> NativeDescriber | None:
+    """liars_dice's descriptions if asked (`encoding=native`), or by default for the openspiel
+    preset (so that policies and networks trained on liars_dice carry over) where its options
+    leave a game liars_dice can describe; None for the full encoding."""
+    from liarsdice.rules import OptionsError, find_preset
+
+    asked = encoding_from_parameters(given)
+    if asked == "full":
+        return None
+    why = problems(options, encoding)
+    if asked == "native":
+        if why:
+            raise OptionsError(f"encoding=native describes liars_dice's games, and this one is not: {'; '.join(why)}")
+        return NativeDescriber(options, encoding)
+    openspiel = find_preset(str(given.get("preset", PARAMETERS["preset"]))).name == "openspiel"
+    return NativeDescriber(options, encoding) if openspiel and not why else None
 
 
 class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
@@ -150,6 +191,38 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         return [(face - 1, p) for face in range(1, spec.faces + 1)]
 
     def _apply_action(self, action: int) -> None:
+        before = self._snap
+        player = self.current_player()
+        self._apply(action)
+        self._snap = self._snap._replace(parent=before, move=(int(player), int(action)))
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last move, which must be `action` by `player` (-1 for chance), in place."""
+        snap = self._snap
+        if snap.parent is None or snap.move is None:
+            raise ValueError(f"undo_action({player}, {action}): there is no move to take back")
+        if snap.move != (int(player), int(action)):
+            raise ValueError(f"undo_action({player}, {action}): the last move was {snap.move[1]} by {snap.move[0]}")
+        self._snap = snap.parent
+
+    # pyspiel's history lives in C++ and an undo cannot shorten it, so the history is the chain's.
+
+    def history(self) -> list[int]:
+        return [a for _, a in self._snap.moves()]
+
+    def full_history(self) -> list[PlayerAction]:
+        return [PlayerAction(p, a) for p, a in self._snap.moves()]
+
+    def history_str(self) -> str:
+        return ", ".join(str(a) for a in self.history())
+
+    def move_number(self) -> int:
+        return len(self._snap.moves())
+
+    def is_initial_state(self) -> bool:
+        return self._snap.move is None
+
+    def _apply(self, action: int) -> None:
         snap = self._snap
         state = snap.state
         if state.is_chance:
@@ -257,7 +330,13 @@ class LiarsDiceObserver:
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         enc = game.encoding
-        size = enc.information_state_size if self.perfect_recall else enc.observation_size
+        self.native = game.native
+        # liars_dice's observation holds the last bid of each player; its information state all bids
+        self.last = None if self.perfect_recall or self.native is None else self.native.players
+        if self.native is not None:
+            size = self.native.size
+        else:
+            size = enc.information_state_size if self.perfect_recall else enc.observation_size
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -268,12 +347,17 @@ class LiarsDiceObserver:
         return view
 
     def set_from(self, state: LiarsDiceState, player: int) -> None:
+        if self.native is not None:
+            self.native.tensor(state._snap.moves(), player, self.private, self.last, self.tensor)
+            return
         enc = self.game.encoding
         view = self._view(state, player)
         values = enc.information_state(view) if self.perfect_recall else enc.observation(view)
         self.tensor[:] = values
 
     def string_from(self, state: LiarsDiceState, player: int) -> str:
+        if self.native is not None:
+            return self.native.string(state._snap.moves(), player, self.private, self.last)
         if self.perfect_recall:
             seen = [
                 text for audience, text in state._snap.log if audience is None or (audience == player and self.private)

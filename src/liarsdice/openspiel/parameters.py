@@ -56,7 +56,11 @@ PARAMETERS: dict[str, Any] = {
     "bidding_rule": "",  # reset-face (quantity_major) or reset-quantity (face_major)
     # the adapter's own: stop a game after this many rounds (0: the natural bound, see docs)
     "max_rounds": 0,
+    # information states and observations: native (liars_dice's own, where the game is one it can
+    # describe: the default of the openspiel preset) or full (every rule's; the default elsewhere)
+    "encoding": "",
 }
+ENCODINGS = ("native", "full")
 
 _PLAIN_STRINGS = (
     "wild_face",
@@ -101,6 +105,14 @@ def _nested(params: Mapping[str, Any], name: str, ints: tuple[str, ...]) -> tupl
 
 def _number_or_text(value: Any) -> Any:
     return int(value) if isinstance(value, str) and value.strip().isdigit() else value
+
+
+def encoding_from_parameters(params: Mapping[str, Any]) -> str:
+    """The `encoding` asked for: native, full, or "" (the preset's default)."""
+    value = str(params.get("encoding", "")).strip().lower()
+    if value and value not in ENCODINGS:
+        raise OptionsError(f"parameter encoding must be {' or '.join(ENCODINGS)} (got {params['encoding']!r})")
+    return value
 
 
 def options_from_parameters(params: Mapping[str, Any]) -> tuple[Options, int]:

@@ -11,6 +11,10 @@ exactly after every iteration, is below the target, or a budget of iterations or
 A `Solution` holds the average strategy with its metadata, saves to and loads from one `.npz`
 file, answers "how does a player with this hand act after these bids", and exports itself as an
 OpenSpiel tabular policy.
+
+`solve` reads only the bidding and counting rules of `options` (the cfr bot hands it the options
+of whatever game it sits in); `scope.unmodelled` names every other rule that makes the game
+something else, and the `solve` and `train` commands refuse those.
 """
 
 from __future__ import annotations
