@@ -3,11 +3,14 @@
 
 It plays the first legal action, except at its N-th act request (default 1), where MODE says
 what it does instead: slow (answers after 0.6 s), illegal, garbage, huge (a 200 KB line), twice
-(answers twice), crash (exits with code 3), forfeit_me (same as illegal). Whatever the mode:
+(answers twice), crash (exits with code 3), forfeit_me (same as illegal), stale (garbage, then at
+the next request first the answer to the one before), chatty (a message of a type the protocol
+does not know before its answer), hello_p1s (hello with "protocol": "1"). Whatever the mode:
 hang_quit ignores quit and SIGTERM; spawn starts a child that sleeps, then hangs on quit too;
 no_hello never says hello; protocol2 says hello in protocol 2; perudo_only plays perudo alone.
 If $HOSTILE_PIDS is a folder, it writes its pid (and its child's) there, so a test can check
-that none is left running.
+that none is left running; if $HOSTILE_RECORD is a folder, it writes every line it is sent to
+PID.jsonl there. `plain` (or any other mode) just plays.
 """
 
 import json
@@ -20,6 +23,7 @@ import time
 mode = sys.argv[1]
 nth = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 pids = os.environ.get("HOSTILE_PIDS")
+record = os.environ.get("HOSTILE_RECORD")
 
 
 def note_pid(pid):
@@ -42,12 +46,16 @@ if mode == "spawn":
 
 acts = 0
 for line in sys.stdin:
+    if record:
+        with open(os.path.join(record, f"{os.getpid()}.jsonl"), "a") as f:
+            f.write(line)
     message = json.loads(line)
     kind = message["type"]
     if kind == "hello":
         if mode == "no_hello":
             time.sleep(60)
-        hello = {"type": "hello", "protocol": 2 if mode == "protocol2" else 1, "name": f"hostile-{mode}"}
+        version = {"protocol2": 2, "hello_p1s": "1"}.get(mode, 1)
+        hello = {"type": "hello", "protocol": version, "name": f"hostile-{mode}"}
         if mode == "perudo_only":
             hello["presets"] = ["perudo"]
         send(hello)
@@ -59,7 +67,13 @@ for line in sys.stdin:
             send(answer)
         elif acts == nth and mode in ("illegal", "forfeit_me"):
             send({"type": "action", "id": message["id"], "action": ["bid", 999, 1]})
-        elif acts == nth and mode == "garbage":
+        elif acts == nth + 1 and mode == "stale":
+            send({"type": "action", "id": message["id"] - 1, "action": message["legal"][0]})
+            send(answer)
+        elif acts == nth and mode == "chatty":
+            send({"type": "thinking", "id": message["id"], "depth": 3})
+            send(answer)
+        elif acts == nth and mode in ("garbage", "stale"):
             sys.stdout.write("this is not JSON\n")
             sys.stdout.flush()
         elif acts == nth and mode == "huge":

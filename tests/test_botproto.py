@@ -105,6 +105,102 @@ def test_the_schema_is_a_valid_json_schema() -> None:
     )
 
 
+DOC = ROOT / "docs" / "bot-protocol.md"
+ACTION_KINDS = {"bid", "claim", "pass", "challenge", "exact", "vote", "accuse", "all_in", "fold"}
+
+
+def doc_examples() -> list[tuple[str, Any]]:
+    """Every JSON example of docs/bot-protocol.md with the schema it must meet: the ```json
+    blocks (a message, the driver's or the bot's by the section it is in) and each inline code
+    that is JSON (an event, a message, or an action as a bot may write it)."""
+    import re
+
+    found: list[tuple[str, Any]] = []
+    side: str | None = None
+    fence: str | None = None  # the language of the fenced block we are in
+    lines: list[str] = []
+    for line in DOC.read_text().splitlines():
+        if line.startswith("## "):
+            side = {"## Messages from the driver": "to_bot", "## Messages from the bot": "from_bot"}.get(line)
+        if line.lstrip().startswith("```"):
+            if fence == "json":
+                assert side is not None, "a JSON example outside the message sections"
+                found.append((side, json.loads("\n".join(lines))))
+            fence = line.lstrip()[3:].strip() if fence is None else None
+            lines = []
+            continue
+        if fence is not None:
+            lines.append(line)
+            continue
+        for code in re.findall(r"`([^`]+)`", line):
+            try:
+                value = json.loads(code)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(value, dict) and "event" in value:
+                found.append(("event", value))
+            elif isinstance(value, dict) and "type" in value:
+                found.append((side or "to_bot", value))
+            elif isinstance(value, list) and value and value[0] in ACTION_KINDS:
+                found.append(("answer", value))
+    return found
+
+
+def test_every_json_example_in_the_doc_meets_the_schema() -> None:
+    examples = doc_examples()
+    kinds = {name for name, _ in examples}
+    assert kinds == {"to_bot", "from_bot", "event", "answer"}, kinds
+    assert len(examples) >= 30
+    for name, value in examples:
+        validator(name).validate(value)
+    # and the doc's new_game shows the options exactly as they are sent for that table
+    (new_game,) = [v for name, v in examples if name == "to_bot" and v["type"] == "new_game"]
+    options = preset_options("perudo", {"num_players": 2, "dice_per_player": 2})
+    assert new_game["options"] == options.to_dict()
+
+
+def test_the_docs_hello_options_keep_a_bot_out_of_soar_and_tavern() -> None:
+    import re
+
+    (shown,) = re.findall(r'`(\{"push": [^`]*\})` keeps you\s+out of `soar` and `tavern`', DOC.read_text())
+    hello = {"type": "hello", "protocol": 1, "name": "x", "options": json.loads(shown)}
+    assert "push" in (m.unsupported(hello, "soar", preset_options("soar")) or "")
+    assert "economy" in (m.unsupported(hello, "tavern", preset_options("tavern")) or "")
+    assert m.unsupported(hello, "perudo", preset_options("perudo")) is None
+
+
+def test_the_schema_refuses_what_is_never_sent() -> None:
+    given: dict[str, Any] = {"game": 1, "preset": "perudo", "seats": ["A", "B"], "seat": 0, "seed": 1}
+    given |= {"time": 1.0, "fallback": "probability"}
+    message = m.new_game_message(**given, options=preset_options("perudo"))
+    TO_BOT.validate(json.loads(m.dumps(message)))
+    for name, wrong in (("max_dice", None), ("wild_face", "1"), ("wild_bid_rule", "perudo"), ("economy", None)):
+        bad = json.loads(m.dumps(message))
+        bad["options"][name] = wrong
+        assert not TO_BOT.is_valid(bad), name
+    bad = json.loads(m.dumps(message))
+    del bad["options"]["one_die_round"]["exact_allowed"]
+    assert not TO_BOT.is_valid(bad)
+    # custom rules are sent as they are: per-seat dice, a chip economy with a fixed bet
+    for preset, overrides in (
+        ("classic", {"num_players": 2, "dice_per_player": [2, 3], "max_dice": [3, 4], "first_starter": 1}),
+        ("tavern", {"num_players": 2, "economy": {"min_bet": 2, "stake": "per_turn"}}),
+    ):
+        custom = m.new_game_message(**(given | {"preset": None, "options": preset_options(preset, overrides)}))
+        TO_BOT.validate(json.loads(m.dumps(custom)))
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_message_a_program_is_sent_in_a_real_game_meets_the_schema(preset: str, tmp_path: Path) -> None:
+    players = 2 if preset == "openspiel" else 3
+    game = Game(small_options(preset, players, 2))
+    bot = make_bot(f"exec:{EXAMPLES / 'minimal.py'}", 1, settings=settings(tmp_path, move_time=5.0, transcript=True))
+    others = [make_bot("random", s) for s in range(players - 1)]
+    play_game(game, [bot, *others], seed=4, preset=preset)
+    seen = check_transcripts(tmp_path / "logs")
+    assert seen["to_bot"] == {"hello", "new_game", "act", "game_over", "quit"}
+
+
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_act_messages_validate_and_give_back_the_exact_view(preset: str) -> None:
     for game, state in random_states(preset):
@@ -175,16 +271,22 @@ def test_answers_that_name_no_legal_action_are_refused_with_the_reason() -> None
     [
         ("hello", "not JSON"),
         ("[1, 2]", "not a JSON object"),
-        ('{"type": "move", "id": 1}', "unknown message type 'move'"),
+        ('{"id": 1, "action": ["exact"]}', "a message needs a type"),
         ('{"type": "action", "action": ["exact"]}', "needs the id"),
         ('{"type": "action", "id": 3, "action": "exact"}', "as a list"),
-        ('{"type": "hello", "protocol": 2, "name": "x"}', "speaks protocol 2; this driver speaks 1"),
+        ('{"type": "hello", "protocol": 2, "name": "x"}', "protocol version 2, which is not supported: this driver"),
+        ('{"type": "hello", "protocol": "1", "name": "x"}', r'protocol must be the integer 1, not "1" \(a string\)'),
+        ('{"type": "hello", "name": "x"}', 'must give the protocol version it speaks: "protocol": 1'),
         ('{"type": "hello", "protocol": 1}', "must give the bot's name"),
     ],
 )
 def test_bad_lines_say_what_was_wrong(line: str, error: str) -> None:
     with pytest.raises(m.BadMessage, match=error):
         m.parse_bot_line(line)
+
+
+def test_a_message_of_a_type_the_driver_does_not_know_is_given_back_to_be_ignored() -> None:
+    assert m.parse_bot_line('{"type": "thinking", "depth": 3}') == {"type": "thinking", "depth": 3}
 
 
 # ----- --bots lists -----
@@ -299,6 +401,29 @@ def test_a_hostile_bot_never_stops_the_game_and_leaves_no_process(
         assert "crashing on purpose" in log and "exited with code 3" in log
 
 
+def test_an_answer_to_a_refused_request_is_late_and_the_next_answer_still_counts(tmp_path: Path, pids: Path) -> None:
+    # Garbage ends request 1's wait; the bot's answer to request 1 then comes while request 2
+    # waits: it is dropped as late, and the answer to request 2 that follows is the move.
+    game = Game(small_options("perudo", 2, 3))
+    bot = make_bot(hostile("stale", 1), 5, settings=settings(tmp_path, move_time=5.0))
+    assert isinstance(bot, ExecBot)
+    play_game(game, [bot, make_bot("probability", 1)], seed=3, preset="perudo")
+    assert bot.failures == {"garbage": 1, "late": 1}, bot.failures
+    log = (tmp_path / "logs" / "hostile_bot.py.log").read_text()
+    assert "late: an answer to request 1 after it was refused (garbage), dropped" in log
+    assert_none_left(pids)
+
+
+def test_a_message_of_an_unknown_type_from_the_bot_is_ignored(tmp_path: Path, pids: Path) -> None:
+    game = Game(small_options("perudo", 2, 3))
+    bot = make_bot(hostile("chatty", 1), 5, settings=settings(tmp_path, move_time=5.0))
+    assert isinstance(bot, ExecBot)
+    play_game(game, [bot, make_bot("probability", 1)], seed=3, preset="perudo")
+    assert not bot.failures, bot.failures
+    assert "ignored a message of unknown type 'thinking'" in (tmp_path / "logs" / "hostile_bot.py.log").read_text()
+    assert_none_left(pids)
+
+
 def test_the_bot_is_told_why_a_move_was_refused_and_what_was_played(tmp_path: Path) -> None:
     game = Game(small_options("perudo", 2, 3))
     bot = make_bot(hostile("illegal", 1), 5, settings=settings(tmp_path, transcript=True))
@@ -346,8 +471,12 @@ def test_a_bot_gone_before_its_hello_is_written_says_how_it_ended() -> None:
 def test_a_bot_that_cannot_start_says_why(tmp_path: Path, pids: Path) -> None:
     with pytest.raises(BotStartError, match=r"did not say hello within 0\.5 s"):
         probe([sys.executable, str(HOSTILE), "no_hello"], settings(tmp_path, start_time=0.5))
-    with pytest.raises(BotStartError, match="speaks protocol 2; this driver speaks 1"):
+    with pytest.raises(
+        BotStartError, match="its hello is refused: the bot speaks protocol version 2, which is not supported"
+    ):
         probe([sys.executable, str(HOSTILE), "protocol2"], settings(tmp_path))
+    with pytest.raises(BotStartError, match='its hello is refused: hello\'s protocol must be the integer 1, not "1"'):
+        probe([sys.executable, str(HOSTILE), "hello_p1s"], settings(tmp_path))
     with pytest.raises(BotStartError, match="ended before saying hello: the program exited with code 1"):
         probe([sys.executable, "-c", "import sys; sys.exit(1)"], settings(tmp_path))
     with pytest.raises(BotStartError, match="cannot start"):

@@ -318,6 +318,64 @@ def test_serve_bot_seats_a_program_hosts_can_invite(tmp_path: Path) -> None:
         assert mini_moves, "the program made no move"
 
 
+HOSTILE = Path(__file__).with_name("hostile_bot.py")
+SCHEMA = json.loads((ROOT / "src" / "liarsdice" / "botproto" / "schema.json").read_text())
+
+
+def to_bot_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator({"$ref": "#/$defs/to_bot", "$defs": SCHEMA["$defs"]})
+
+
+def recorded(folder: Path, wait_for: str = "quit", timeout: float = 10.0) -> dict[int, list[dict[str, Any]]]:
+    """What each recording program was sent (by pid), once every one has been sent `wait_for`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        sent = {int(f.stem): [json.loads(line) for line in f.read_text().splitlines()] for f in folder.glob("*.jsonl")}
+        if (sent and all(any(m["type"] == wait_for for m in ms) for ms in sent.values())) or (
+            time.monotonic() > deadline
+        ):
+            return sent
+        time.sleep(0.05)
+
+
+def test_an_operators_program_is_told_the_game_as_play_tells_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `play` tells a program of every step (the events of each act request) and of the game's
+    # end (game_over), then says quit: a program seated by `serve --bot` is told the same.
+    record = tmp_path / "record"
+    record.mkdir()
+    monkeypatch.setenv("HOSTILE_RECORD", str(record))
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
+    command = f"{sys.executable} {HOSTILE} plain"
+    with serving(f"sqlite:///{tmp_path / 'op.sqlite3'}", operator_bots={"Rec": command}) as client:
+        table = create(client, "perudo", options={"num_players": 3, "dice_per_player": 2})
+        with connect(client, table["code"], table["token"]) as host:
+            host.send(type="invite_bot", bot="Rec", seat=1)
+            host.until(lambda m: m["type"] == "table" and m["table"]["seats"][1]["kind"] == "bot")
+            host.send(type="fill_bots", level="random")
+            host.until(lambda m: m["type"] == "table" and m["table"]["seats"][2]["kind"] == "bot")
+            host.send(type="start")
+            final = play_to_end(host, seed=2)
+        sent = recorded(record)
+    assert len(sent) == 1, sent.keys()
+    ((_, messages),) = sent.items()
+    check = to_bot_validator()
+    for message in messages:
+        check.validate(message)
+    kinds = [message["type"] for message in messages]
+    assert kinds[:2] == ["hello", "new_game"] and kinds[-2:] == ["game_over", "quit"], kinds
+    acts = [message for message in messages if message["type"] == "act"]
+    assert acts and all(a["events"] for a in acts), "an act request without the events since the last one"
+    told = [e["event"] for message in messages for e in message.get("events", [])]
+    assert {"rolled", "round_started", "turn", "round_over", "game_over"} <= set(told), told
+    over = messages[-2]
+    assert over["events"][-1]["event"] == "game_over"
+    assert over["result"]["places"] == [final["result"]["places"][name] for name in final["seats"]]
+
+
 # ----- `liarsdice bot connect` against a real server -----
 
 
@@ -509,6 +567,35 @@ def _seat_bot(client: TestClient, bot: Any) -> tuple[Message, str]:
         seated = json.loads(bot.receive_text())
         assert seated["type"] == "seated" and seated["seat"] == 1, seated
     return table, seated["token"]
+
+
+def test_a_bot_accounts_forfeit_ends_the_game_with_its_seat_last_and_a_person_cannot_forfeit(
+    client: TestClient,
+) -> None:
+    token = account(client, "Robo")
+    with bot_socket(client, token) as bot:
+        table, seat_token = _seat_bot(client, bot)
+        with connect(client, table["code"], seat_token) as seat, connect(client, table["code"], table["token"]) as host:
+            seat.send(type="forfeit", reason="too early", ref=1)
+            assert seat.error("no_game")["ref"] == 1
+            host.send(type="start")
+            host.until(lambda m: m["type"] == "state" and m["state"] is not None)
+            host.send(type="forfeit", reason="I give up", ref=2)
+            assert "only a bot account's seat forfeits" in host.error("not_ready")["message"]
+            seat.send(type="forfeit", reason="illegal:  999x1 is not\na legal action", ref=3)
+            info = host.until(lambda m: m["type"] == "table" and m["table"]["status"] == "finished")["table"]
+            assert info["forfeit"] == {
+                "seat": 1,
+                "reason": "illegal: 999x1 is not a legal action",
+                "result": info["forfeit"]["result"],
+            }
+            assert info["forfeit"]["result"]["places"] == {"Ann": 1, "Robo": 2}
+    record = client.get(f"/api/games/{info['game_id']}").json()
+    assert record["meta"]["forfeit"] == {"seat": "Robo", "reason": "illegal: 999x1 is not a legal action"}
+    assert record["result"] is None
+    list(replay(record))
+    games = client.get("/api/games").json()
+    assert [g["winners"] for g in games if g["id"] == info["game_id"]] == [["Ann"]], games
 
 
 def _until_let_go(bot: Any, seat: Socket, client: TestClient) -> None:

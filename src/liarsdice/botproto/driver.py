@@ -239,7 +239,9 @@ class BotSession:
         self._next = 0
         self._pending: tuple[int, asyncio.Future[Reply]] | None = None
         self._answered: set[int] = set()
-        self._timed_out: set[int] = set()
+        # Requests that got no answer in time, or whose wait a bad line ended: their answers,
+        # if they come, are late (dropped), never an answer to the request waiting now.
+        self._refused: dict[int, str] = {}
         self._reader: asyncio.Task[None] | None = None
 
     def _trace(self, direction: str, line: str) -> None:
@@ -283,6 +285,8 @@ class BotSession:
             ) from None
         try:
             message = m.parse_bot_line(line)
+        except m.BadHello as e:
+            raise BotStartError(f"its hello is refused: {e}") from None
         except m.BadMessage as e:
             raise BotStartError(f"its first line is no hello: {e}") from None
         if message["type"] != "hello":
@@ -293,6 +297,7 @@ class BotSession:
 
     def _fail_pending(self, kind: str, reason: str) -> bool:
         if self._pending is not None and not self._pending[1].done():
+            self._refused[self._pending[0]] = kind
             self._pending[1].set_result(Reply(None, kind, reason))
             return True
         return False
@@ -323,6 +328,10 @@ class BotSession:
                 if not self._fail_pending("garbage", "hello again: a bot says hello once, first"):
                     self.notice("garbage", "hello again: a bot says hello once, first")
                 continue
+            if message["type"] not in m.BOT_MESSAGE_TYPES:
+                # A later version's message: ignored, as bots ignore the types they do not know.
+                self.channel.note(f"liarsdice: ignored a message of unknown type {message['type']!r}")
+                continue
             request = message["id"]
             pending = self._pending
             if pending is not None and pending[0] == request and not pending[1].done():
@@ -330,8 +339,10 @@ class BotSession:
                 pending[1].set_result(Reply(message["action"]))
             elif request in self._answered:
                 self.notice("extra", f"a second answer to request {request}, dropped")
-            elif request in self._timed_out:
-                self.notice("late", f"an answer to request {request} after its time, dropped")
+            elif 1 <= request <= self._next:  # asked before, and no longer waited for
+                why = self._refused.get(request)
+                after = "after its time" if why == "timeout" else f"after it was refused ({why or 'not waited for'})"
+                self.notice("late", f"an answer to request {request} {after}, dropped")
             else:
                 reason = f"an answer to request {request}, which was not asked"
                 if not self._fail_pending("garbage", reason):
@@ -354,7 +365,7 @@ class BotSession:
                     await self._write(message)
                 return await future
         except TimeoutError:
-            self._timed_out.add(request)
+            self._refused[request] = "timeout"
             return Reply(None, "timeout", f"no answer within {time:g} s")
         finally:
             self._pending = None

@@ -60,6 +60,10 @@ class BadMessage(ValueError):
     """A line from a bot that is not a protocol message: what was wrong and what is allowed."""
 
 
+class BadHello(BadMessage):
+    """A hello the driver cannot accept: another protocol version, or a field of the wrong type."""
+
+
 class IllegalAnswer(ValueError):
     """A well-formed answer that names no legal action of the request it answers."""
 
@@ -336,8 +340,13 @@ def _short(line: str) -> str:
     return line if len(line) <= 80 else line[:77] + "..."
 
 
+BOT_MESSAGE_TYPES = ("hello", "action")
+
+
 def parse_bot_line(line: str) -> dict[str, Any]:
-    """A line a bot wrote, as a message: `hello` or `action`. BadMessage says what was wrong."""
+    """A line a bot wrote, as a message; BadMessage says what was wrong. A message of a type
+    this version does not know (not in BOT_MESSAGE_TYPES) comes back as it is, for the caller
+    to ignore: bots are told to ignore the driver's unknown types, and the driver does the same."""
     try:
         message = json.loads(line)
     except json.JSONDecodeError as e:
@@ -345,6 +354,10 @@ def parse_bot_line(line: str) -> dict[str, Any]:
     if not isinstance(message, dict):
         raise BadMessage(f"not a JSON object: {_short(line)!r}; every message is an object with a type")
     kind = message.get("type")
+    if not isinstance(kind, str):
+        raise BadMessage(
+            f"a message needs a type (a string), got {kind!r}: a bot writes hello (once, first) and action messages"
+        )
     if kind == "action":
         request = message.get("id")
         if isinstance(request, bool) or not isinstance(request, int):
@@ -354,29 +367,49 @@ def parse_bot_line(line: str) -> dict[str, Any]:
         return message
     if kind == "hello":
         return check_bot_hello(message)
-    raise BadMessage(f"unknown message type {kind!r}: a bot writes hello (once, first) and action messages")
+    return message
 
 
 def check_bot_hello(message: dict[str, Any]) -> dict[str, Any]:
+    """The bot's hello, checked; BadHello says what is wrong with it and what is allowed."""
     version = message.get("protocol")
+    if "protocol" not in message:
+        raise BadHello(f'hello must give the protocol version it speaks: "protocol": {PROTOCOL_VERSION}')
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise BadHello(
+            f"hello's protocol must be the integer {PROTOCOL_VERSION}, not {json.dumps(version)} "
+            f"(a {_json_type(version)})"
+        )
     if version != PROTOCOL_VERSION:
-        raise BadMessage(f"the bot speaks protocol {version!r}; this driver speaks {PROTOCOL_VERSION}")
+        raise BadHello(
+            f"the bot speaks protocol version {version}, which is not supported: this driver speaks {PROTOCOL_VERSION}"
+        )
     for key in ("name", "author"):
         if key in message and not isinstance(message[key], str):
-            raise BadMessage(f"hello's {key} must be a string, not {message[key]!r}")
+            raise BadHello(f"hello's {key} must be a string, not {json.dumps(message[key])}")
     if not isinstance(message.get("name"), str) or not message["name"].strip():
-        raise BadMessage("hello must give the bot's name")
+        raise BadHello("hello must give the bot's name")
     presets = message.get("presets")
     if presets is not None and (not isinstance(presets, list) or not all(isinstance(p, str) for p in presets)):
-        raise BadMessage(f'hello\'s presets is a list of preset names, e.g. ["perudo"], not {presets!r}')
+        raise BadHello(f'hello\'s presets is a list of preset names, e.g. ["perudo"], not {presets!r}')
     options = message.get("options")
     if options is not None and (
         not isinstance(options, dict) or not all(isinstance(v, list) for v in options.values())
     ):
-        raise BadMessage(
+        raise BadHello(
             f'hello\'s options maps option names to the values the bot plays, e.g. {{"push": [false]}}, not {options!r}'
         )
     return message
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "list" if isinstance(value, list) else "object"
 
 
 def unsupported(hello: Mapping[str, Any], preset: str | None, options: Options) -> str | None:

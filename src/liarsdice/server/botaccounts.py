@@ -25,14 +25,17 @@ from sqlalchemy.orm import Session
 
 from .connection import Connection
 from .limits import RoomError, clean_name, hash_token
+
+# Re-exported: what a seat's bot_level says, for the modules that ask here.
+from .seatkinds import ACCOUNT_LEVEL as ACCOUNT_LEVEL
+from .seatkinds import OPERATOR_LEVEL as OPERATOR_LEVEL
+from .seatkinds import account_of as account_of
 from .storage import BotAccountRow, as_utc, utcnow
 
 if TYPE_CHECKING:
     from .cluster import Cluster
     from .rooms import Room
 
-ACCOUNT_LEVEL = "account:"  # a seat's bot_level for a bot account's seat: "account:NAME"
-OPERATOR_LEVEL = "operator:"  # a seat's bot_level for an operator's program: "operator:NAME"
 INVITE_LIMIT = 32  # invitations one bot may have unanswered; older ones are dropped
 REVOKED = 4001  # the close code for a wrong or revoked token (1008 is any policy violation)
 SIGNUP_WINDOW = 3600.0  # seconds over which the page's account creations per address are counted
@@ -72,13 +75,6 @@ class NameTaken(AccountError):
 
 def new_token() -> str:
     return secrets.token_urlsafe(32)
-
-
-def account_of(bot_level: str | None) -> str | None:
-    """The account name a seat's bot_level names, if it is an account's seat."""
-    if bot_level is not None and bot_level.startswith(ACCOUNT_LEVEL):
-        return bot_level[len(ACCOUNT_LEVEL) :]
-    return None
 
 
 # ----- database jobs (on the store's thread, or a CLI's own session) -----

@@ -26,6 +26,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..bots import BOT_LEVELS
+from ..match import forfeit_places
 from ..rules import OptionsError, find_preset
 from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL
 from .connection import Connection
@@ -138,6 +139,19 @@ def entrant_json(entrant: str) -> dict[str, str]:
     return {"entrant": entrant, "name": entrant, "kind": "anchor"}
 
 
+def record_places(record: Mapping[str, Any] | None, seats: Sequence[str]) -> dict[str, int]:
+    """Each seat's place in a stored game, by seat name: its result's, or, in a game a seat
+    forfeited (whose record has no result), the forfeit's (that seat last, the others first)."""
+    record = record or {}
+    places = (record.get("result") or {}).get("places")
+    if places:
+        return dict(places)
+    forfeit = (record.get("meta") or {}).get("forfeit") or {}
+    if forfeit.get("seat") in seats:
+        return dict(zip(seats, forfeit_places(len(seats), list(seats).index(forfeit["seat"])), strict=True))
+    return {}
+
+
 # ----- database jobs (on the store's thread) -----
 
 
@@ -153,8 +167,7 @@ def rate_finished(session: Session) -> int:
         .order_by(LadderGameRow.game_id)
     ).all()
     for ladder_game, game in rows:
-        result = (game.record or {}).get("result") or {}
-        places = result.get("places") or {}
+        places = record_places(game.record, game.seats)
         entrants = list(ladder_game.entrants)
         if len(entrants) != len(game.seats) or set(places) != set(game.seats):
             log.warning("ladder game %d has no result by seat: not rated", game.id)
@@ -236,7 +249,7 @@ def leaderboard(session: Session, preset: str | None = None) -> list[dict[str, A
         ).all()
         recent: dict[str, list[dict[str, Any]]] = {}
         for ladder_game, game in games:
-            places = ((game.record or {}).get("result") or {}).get("places") or {}
+            places = record_places(game.record, game.seats)
             for entrant, seat in zip(ladder_game.entrants, game.seats, strict=False):
                 mine = recent.setdefault(entrant, [])
                 if len(mine) < RECENT_GAMES:
