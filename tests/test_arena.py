@@ -199,7 +199,7 @@ def test_cli_runs_an_arena_end_to_end(tmp_path: Path) -> None:
         (["--bots", "random"], "at least 2 players, not 1"),
         (["--bots", "random,random", "--players", "1"], "at least 2 players, not 1"),
         (["--bots", "random", "--players", "9"], "perudo is played by 2 to 6 players, not 9"),
-        (["--bots", "random,random", "--games", "0"], "--games must be at least 1, not 0"),
+        (["--bots", "random,random", "--games", "0"], "'--games' / '-g': must be at least 1, not 0"),
         (["--bots", "random,random", "--preset", "nope"], "unknown preset 'nope'"),
     ],
 )

@@ -22,6 +22,7 @@ from liarsdice.terminal import (
     move_summary,
     move_syntax,
     read_move,
+    rules_summary,
     run_play,
     seat_names,
 )
@@ -90,8 +91,8 @@ class Script:
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         assert len(self.prompts) < 5000, "the game does not end"
-        if prompt in ("", REVEAL_PROMPT):
-            return ""  # pass-the-device screen, or a reveal: press Enter
+        if prompt in ("", REVEAL_PROMPT) or "type skip" in prompt:
+            return ""  # pass-the-device screen, a reveal, or the offer to skip once out: press Enter
         if self.opening:
             return self.opening.pop(0)
         self.moves += 1
@@ -276,26 +277,67 @@ def test_hot_seat_hides_each_cup_from_the_others(tmp_path: Path) -> None:
     assert script.prompts.count("") == len(segments) - 1
 
 
+class StopsAfterAMove(Script):
+    """Plays one move, then stops at its next turn: types quit, ends the input, or presses Ctrl-C."""
+
+    def __init__(self, console: Console, stop: str) -> None:
+        super().__init__(console, opening=())
+        self.stop = stop
+
+    def __call__(self, prompt: str) -> str:
+        if self.moves and prompt == "You> ":
+            if self.stop == "eof":
+                raise EOFError
+            if self.stop == "ctrl-c":
+                raise KeyboardInterrupt
+            return "quit"
+        return super().__call__(prompt)
+
+
 @pytest.mark.parametrize("stop", ["quit", "eof", "ctrl-c"])
 def test_stopping_early_still_writes_a_record(stop: str, tmp_path: Path) -> None:
     console = make_console()
-
-    def read_line(prompt: str) -> str:
-        if stop == "eof":
-            raise EOFError
-        if stop == "ctrl-c":
-            raise KeyboardInterrupt
-        return "quit"
-
-    code = play(console, tmp_path, "soar", {"num_players": 3}, seed=3, bots="probability", read_line=read_line)
+    script = StopsAfterAMove(console, stop)
+    code = play(console, tmp_path, "soar", {"num_players": 3}, seed=3, bots="probability", read_line=script)
     assert code == (130 if stop == "ctrl-c" else 0)
     text = output(console)
-    assert "Game stopped (" in text and "Seed: 3" in text
+    assert "Seed: 3" in text
     data = replays(only_record(tmp_path))
     assert data["result"] is None
     assert data["meta"]["stopped"] == {"quit": "quit", "eof": "the input ended", "ctrl-c": "interrupted"}[stop]
     assert data["meta"]["stopped_by"] == "You" and data["meta"]["stopped_at"] >= data["meta"]["started"]
-    assert f"Game stopped ({data['meta']['stopped']}) by You after" in text
+    moves = sum(1 for step in data["steps"] if "action" in step)
+    assert moves > 1  # the person's move and the bots'
+    said = {
+        "quit": f"You quit the game after {moves} moves.",
+        "eof": f"The input ended, so the game stopped after {moves} moves.",
+        "ctrl-c": f"The game was interrupted (Ctrl-C) after {moves} moves.",
+    }[stop]
+    assert said in text
+    assert "Game stopped (" not in text and " steps" not in text  # the engine's words, not a player's
+
+
+def test_a_game_stopped_before_any_move_leaves_no_record(tmp_path: Path) -> None:
+    console = make_console()
+    code = play(
+        console, tmp_path, "classic", {"num_players": 2, "first_starter": 0}, seed=1, read_line=lambda p: "quit"
+    )
+    assert code == 0
+    text = output(console)
+    assert "You quit the game before anyone moved." in text
+    assert "no record is written" in text and "Record:" not in text and "Seed: 1" in text
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_rules_summary_counts_one_die_and_one_chip_in_the_singular() -> None:
+    lines = rules_summary("perudo", preset_options("perudo", {"num_players": 2, "dice_per_player": 1}))
+    assert "2 players, 1 die each, dice with faces 1 to 6." in lines
+    tavern = preset_options("tavern", {"num_players": 2, "economy": {"min_bet": 1}})
+    chips = next(line for line in rules_summary("tavern", tavern) if line.startswith("Chips:"))
+    assert "the bet starts at 1 chip;" in chips
+    assert "2 players, 3 dice each" in " ".join(
+        rules_summary("perudo", preset_options("perudo", {"num_players": 2, "dice_per_player": 3}))
+    )
 
 
 def test_bad_settings_are_refused(tmp_path: Path) -> None:
@@ -304,7 +346,7 @@ def test_bad_settings_are_refused(tmp_path: Path) -> None:
         ({"bot_level": "genius"}, "unknown bot level 'genius'"),
         ({"humans": 3}, "between 0 and the 2 players"),
         ({"humans": 2, "names": ["Ann", "ann"]}, "seat names must differ"),
-        ({"humans": 1, "names": ["Ann", "Bob"]}, "2 names given for 1 people"),
+        ({"humans": 1, "names": ["Ann", "Bob"]}, "2 names given for 1 person: at most one each"),
     ):
         console = make_console()
         settings = {"humans": 0, "names": [], "bot_level": "random", **kwargs}
@@ -395,7 +437,13 @@ def test_cli_person_quits_through_stdin(tmp_path: Path) -> None:
         stdin="help\nquit\n",
     )
     assert played.returncode == 0, played.stderr
-    assert "Moves:" in played.stdout and "Game stopped (quit)" in played.stdout
+    assert "Moves:" in played.stdout and "You quit the game before anyone moved." in played.stdout
+    assert not list(tmp_path.iterdir())  # nothing was played: no record
+    played = _cli(
+        "play", "--preset", "classic", "--players", "2", "--seed", "1", "--record-dir", str(tmp_path), stdin="1x2\n"
+    )
+    assert played.returncode == 0, played.stderr
+    assert re.search(r"The input ended, so the game stopped after \d+ moves?\.", played.stdout), played.stdout
     assert _cli("replay", "--check", str(only_record(tmp_path))).returncode == 0
 
 
@@ -404,7 +452,7 @@ def test_cli_person_quits_through_stdin(tmp_path: Path) -> None:
     [
         (["--preset", "nope"], "unknown preset 'nope'"),
         (["--bots", "nope"], "unknown bot level 'nope'"),
-        (["--humans", "9"], "--humans must be between 0 and"),
+        (["--humans", "9"], "--humans is 0 to 4 (the players at the table), not 9"),
         (["--preset", "perudo", "--players", "9"], "perudo is played by 2 to 6 players"),
         (["--delay", "-1"], "--delay is 0 (no pause) to 3600 seconds, not -1"),
     ],
@@ -660,6 +708,75 @@ def test_a_reveal_waits_for_enter_while_a_person_plays_then_the_delay(tmp_path: 
     assert text.count("Reveal:") == len(rounds) + 1  # the last reveal ends the game: no pause
 
 
+class Skips(Script):
+    """Plays as Script does, and answers the offer to skip, once out, with `answer`."""
+
+    def __init__(self, console: Console, answer: str) -> None:
+        super().__init__(console, opening=())
+        self.answer = answer
+        self.offers: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        if "type skip" in prompt:
+            self.offers.append(prompt)
+            return self.answer
+        return super().__call__(prompt)
+
+
+def test_once_out_a_person_may_skip_the_bots_rounds_to_the_final_ranking(tmp_path: Path) -> None:
+    console = make_console()
+    script = Skips(console, "skip")
+    sleeps: list[float] = []
+    code = play(
+        console,
+        tmp_path / "skip",
+        "perudo",
+        {"num_players": 3},
+        seed=2,
+        bots="probability",
+        read_line=script,
+        delay=0.5,
+        sleep=sleeps.append,
+    )
+    assert code == 0
+    assert script.offers == [
+        "You are out. Press Enter to watch the bots play on (a round every 0.5 s), "
+        "or type skip for the final ranking now. "
+    ]
+    assert sleeps == []  # the rest is played at once
+    data = replays(only_record(tmp_path / "skip"))
+    assert data["result"] is not None  # played to the end all the same
+    with_you = [r for r in data["rounds"] if "You" in r["dice_after"] and "You" not in r["out"]]
+    shown = len(with_you) + 1  # and the round You went out in
+    skipped = len(data["rounds"]) - shown
+    assert skipped > 1
+    text = output(console)
+    assert text.count("Reveal:") == shown
+    assert f"The bots played {skipped} more rounds." in text and "Final ranking:" in text
+
+    # Enter watches the bots, a round every `delay`; with no delay there is nothing to skip
+    for answer, delay in (("", 0.5), (None, 0.0)):
+        console = make_console()
+        watcher = Skips(console, answer or "")
+        sleeps = []
+        folder = tmp_path / f"watch-{delay}"
+        code = play(
+            console,
+            folder,
+            "perudo",
+            {"num_players": 3},
+            seed=2,
+            bots="probability",
+            read_line=watcher,
+            delay=delay,
+            sleep=sleeps.append,
+        )
+        assert code == 0
+        assert len(watcher.offers) == (1 if delay else 0)
+        assert output(console).count("Reveal:") == len(replays(only_record(folder))["rounds"])
+        assert sleeps == ([delay] * skipped if delay else [])
+
+
 def test_bots_alone_wait_the_delay_after_each_reveal(tmp_path: Path) -> None:
     sleeps: list[float] = []
     code = play(make_console(), tmp_path, "soar", {"num_players": 3}, seed=3, humans=0, delay=1.5, sleep=sleeps.append)
@@ -679,7 +796,7 @@ def test_quit_at_a_reveal_stops_the_game(tmp_path: Path) -> None:
         console, tmp_path, "classic", {"num_players": 2}, seed=1, read_line=QuitsAtTheReveal(console, opening=())
     )
     assert code == 0
-    assert "Game stopped (quit) by You" in output(console)
+    assert re.search(r"You quit the game after \d+ moves\.", output(console))
     data = replays(only_record(tmp_path))
     assert len(data["rounds"]) == 1 and data["result"] is None
 
@@ -744,7 +861,7 @@ def test_you_is_addressed_in_the_second_person(tmp_path: Path) -> None:
         "classic",
         {"num_players": 2, "first_starter": 0},
         seed=1,
-        read_line=Script(console, opening=("quit",)),
+        read_line=Script(console, opening=("1x2", "quit")),
     )
     text = output(console)
     assert "You open." in text and "Your turn. You may:" in text and "Your turn, You" not in text

@@ -12,12 +12,15 @@ from typing import Annotated, Any
 
 import typer
 
+from .cli_help import Group, at_least, between
 from .rules import PRESETS, Options, OptionsError, find_preset, merge_overrides
 
 app = typer.Typer(
+    cls=Group,
     add_completion=False,
     no_args_is_help=True,
-    help="Liar's Dice: play in the terminal, check rules scenarios, replay game records.",
+    help="Liar's Dice: play it in the terminal or serve it to browsers, pit bots against each other, "
+    "solve and train strategies, check rules scenarios and replay game records.",
     context_settings={"help_option_names": ["-h", "--help"]},
     # click's plain help: typer's rich panels print a type after every flag ("--help <bool>")
     rich_markup_mode=None,
@@ -70,23 +73,32 @@ def build_options(
     return Options.from_dict(merge_overrides(p.options, overrides))
 
 
-@app.command()
+@app.command(short_help="Play conformance scenarios; print one JSON line for each.")
 def scenario(
-    file: Annotated[Path, typer.Argument(help="YAML or JSON list of scenarios (shared/conformance/FORMAT.md)")],
+    file: Annotated[Path, typer.Argument(help="a YAML or JSON list of scenarios (shared/conformance/FORMAT.md)")],
 ) -> None:
-    """Play conformance scenarios and print one JSON line of observations per scenario."""
+    """Play conformance scenarios and print one JSON line of observations per scenario.
+
+    A scenario that cannot be set up prints its id and an "error" saying why, and the next one is
+    played; a FILE that cannot be read, or holds no list of scenarios, exits 1 and says why."""
     from .scenario import ScenarioFileError, load_scenarios, run_scenario
 
     try:
         cases = load_scenarios(file)
     except ScenarioFileError as e:
         _fail(str(e), 1)
+    failed = 0
     for case in cases:
-        sys.stdout.write(json.dumps(run_scenario(case)) + "\n")
+        line = run_scenario(case)
+        failed += "error" in line
+        sys.stdout.write(json.dumps(line) + "\n")
     sys.stdout.flush()
+    if failed:
+        # FORMAT.md: still exit 0 (the checker reads these lines); a person reading is told here
+        typer.echo(f"{failed} of {len(cases)} scenarios could not be set up: their lines say why", err=True)
 
 
-@app.command()
+@app.command(short_help="Check a game record and print the game round by round.")
 def replay(
     file: Annotated[Path, typer.Argument(help="a game record (JSON) written by liarsdice")],
     check: Annotated[bool, typer.Option("--check", help="only validate; print nothing but the verdict")] = False,
@@ -118,7 +130,15 @@ BotFallback = Annotated[
 BotTime = Annotated[float, typer.Option("--bot-time", help="seconds a bot program has for each move")]
 BotLog = Annotated[
     Path | None,
-    typer.Option("--bot-log", help="folder for the bot programs' stderr (default: bot-logs in the data directory)"),
+    typer.Option(
+        "--bot-log",
+        help="folder for the bot programs' stderr (default: bot-logs in the data directory, "
+        "$LIARSDICE_DATA or ~/.local/share/liarsdice)",
+    ),
+]
+# the arena keeps its bot logs with the rest of its run (arena.BOT_LOGS)
+ArenaBotLog = Annotated[
+    Path | None, typer.Option("--bot-log", help="folder for the bot programs' stderr (default: OUT/bot-logs)")
 ]
 BotTranscript = Annotated[
     bool, typer.Option("--bot-transcript", help="also write every line to and from each bot program to --bot-log")
@@ -138,7 +158,7 @@ def exec_settings(fallback: str, move_time: float, log: Path | None, transcript:
     return ExecSettings(move_time=move_time, fallback=fallback, log_dir=log, transcript=transcript)
 
 
-@app.command()
+@app.command(short_help="Play a game in the terminal against bots, or hot-seat.")
 def play(
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
     players: Annotated[int | None, typer.Option("--players", "-n", help="seats at the table")] = None,
@@ -155,12 +175,15 @@ def play(
             '(exec:"./mybot -x")',
         ),
     ] = "probability",
-    humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat)")] = 1,
+    humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat; 0: watch bots play)")] = 1,
     name: Annotated[list[str] | None, typer.Option("--name", help="a person's name (repeat for hot-seat)")] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
     ] = None,
-    record_dir: Annotated[Path | None, typer.Option("--record-dir", help="where the game record is written")] = None,
+    record_dir: Annotated[
+        Path | None,
+        typer.Option("--record-dir", help="folder for the game's record (default: records in the data directory)"),
+    ] = None,
     delay: Annotated[
         float | None,
         typer.Option(
@@ -188,10 +211,11 @@ def play(
         _fail(str(e))
     settings = exec_settings(bot_fallback, bot_time, bot_log, bot_transcript)
     if not 0 <= humans <= options.num_players:
-        _fail(f"--humans must be between 0 and the {options.num_players} players")
+        _fail(f"--humans is 0 to {options.num_players} (the players at the table), not {humans}")
     names = list(name or [])
     if len(names) > humans:
-        _fail(f"{len(names)} names given for {humans} people (--humans)")
+        people = "1 person" if humans == 1 else f"{humans} people"
+        _fail(f"{len(names)} names (--name) given for {people} (--humans): at most one name each")
     if delay is not None and not 0 <= delay <= 3600:
         _fail(f"--delay is 0 (no pause) to 3600 seconds, not {delay:g}")
     if seed is None:
@@ -210,10 +234,12 @@ def play(
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(short_help="Serve the game to browsers: tables, bots, spectators, replays.")
 def serve(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="port to listen on (0: any free port)")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", help="port to listen on (0: any free port)", callback=between(0, 65535))
+    ] = 8000,
     database_url: Annotated[
         str | None,
         typer.Option(
@@ -232,8 +258,12 @@ def serve(
             "PostgreSQL --database-url (docs/scaling.md); default: this process alone",
         ),
     ] = None,
-    grace: Annotated[float, typer.Option("--grace", help="seconds an away player's turn waits for a bot")] = 30.0,
-    bot_delay: Annotated[float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")] = 0.8,
+    grace: Annotated[
+        float, typer.Option("--grace", help="seconds an away player's turn waits for a bot", callback=at_least(0))
+    ] = 30.0,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="seconds a bot waits before it moves", callback=at_least(0))
+    ] = 0.8,
     log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error")] = "info",
     public_url: Annotated[
         str | None, typer.Option("--public-url", help="the address invitation links give, e.g. https://dice.example")
@@ -243,6 +273,7 @@ def serve(
         typer.Option(
             "--unload-after",
             help="seconds before a table not in play, with nobody on it, leaves memory (not the database)",
+            callback=at_least(0),
         ),
     ] = 600.0,
     reveal_pause: Annotated[
@@ -257,7 +288,7 @@ def serve(
         list[str] | None,
         typer.Option(
             "--bot",
-            help="NAME=COMMAND: a bot program (docs/bot-protocol.md) hosts may seat as NAME (repeatable)",
+            help="a bot program (docs/bot-protocol.md) that hosts may seat as NAME (repeatable)",
         ),
     ] = None,
     forwarded_allow_ips: Annotated[
@@ -311,18 +342,14 @@ def serve(
     ] = True,
 ) -> None:
     """Serve the game in the browser: tables, bots, spectators, history and replays."""
+    if log_level not in ("debug", "info", "warning", "error"):
+        _fail(f"--log-level is debug, info, warning or error, not {log_level!r}")
+    if not 0 <= reveal_pause <= 600:
+        _fail(f"--reveal-pause is 0 (no pause) to 600 seconds, not {reveal_pause:g}")
     try:
         from .server.run import run_server
     except ImportError as e:
         _fail(f"the server needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
-    if not 0 <= port <= 65535:
-        _fail("--port must be between 0 and 65535")
-    if grace < 0 or bot_delay < 0 or unload_after < 0:
-        _fail("--grace, --bot-delay and --unload-after cannot be negative")
-    if not 0 <= reveal_pause <= 600:
-        _fail(f"--reveal-pause is 0 (no pause) to 600 seconds, not {reveal_pause:g}")
-    if log_level not in ("debug", "info", "warning", "error"):
-        _fail(f"--log-level must be debug, info, warning or error, not {log_level!r}")
     operator_bots = _operator_bots(bot or [])
     ladder_config = None
     if ladder is not None:
@@ -420,15 +447,34 @@ def solve(
         if faces is not None:
             overrides["faces"] = faces
         options = build_options(preset, 2, None, None, [f"{k}={json.dumps(v)}" for k, v in overrides.items()])
+        from .solver.memory import check, hand_count, human, solver_bytes
+        from .solver.scope import refusal, same_game_notes, unmodelled
         from .solver.tree import GameSpec, Tree
 
-        tree = Tree(GameSpec.from_options(options, dice))
+        problems = unmodelled(options, overrides)
+        if problems:
+            _fail(refusal(find_preset(preset).name, problems))
+        spec = GameSpec.from_options(options, dice)
+        # The tree has 2^bids nodes: one die more can need terabytes; refuse before building it.
+        hands = (hand_count(dice[0], spec.faces), hand_count(dice[1], spec.faces))
+        fit = check(solver_bytes(len(spec.bids), spec.openings, hands))
+        if not fit.ok:
+            _fail(
+                fit.refusal(f"the exact tree of {dice[0]} vs {dice[1]} dice ({len(spec.bids)} bids)")
+                + "; `liarsdice train` solves bigger duels on an abstraction"
+            )
+        tree = Tree(spec)
     except (OptionsError, ValueError) as e:
         _fail(str(e))
     typer.echo(
         f"{find_preset(preset).name}: {dice[0]} vs {dice[1]} dice, {options.faces} faces, {tree.num_bids} bids, "
-        f"{tree.num_nodes:,} nodes, {tree.infosets():,} information sets; {algorithm.upper()} to {target:g}"
+        f"{tree.num_nodes:,} nodes, {tree.infosets():,} information sets, about {human(fit.estimate)} of memory; "
+        f"{algorithm.upper()} to {target:g}"
     )
+    for note in same_game_notes(options):
+        typer.echo(f"note: {note}")
+    if fit.warning is not None:
+        typer.echo(f"warning: {fit.warning}", err=True)
     del tree
     with Progress(
         TextColumn("{task.description}"),
@@ -521,13 +567,19 @@ def train(
     """Train the two-player strategy of the `duel` bot for one round size and cache it.
 
     Training goes on where the last run of the same duel stopped (its checkpoint is kept beside
-    the cached strategy, and saved every 10 minutes): --iterations and --seconds are this run's.
-    Ctrl-C (or SIGTERM) stops it after the iteration under way and saves both, as at the end; a
-    second Ctrl-C quits at once, losing what the checkpoint does not hold."""
+    the cached strategy, and saved every 10 minutes): --iterations and --seconds are this run's,
+    --seconds counted from the start (building the graph included). Ctrl-C (or SIGTERM) stops it
+    after the iteration under way, or cuts one still going a second later short between two
+    hands, and saves both, as at the end; a second Ctrl-C quits at once, losing what the
+    checkpoint does not hold. A size that does not fit in the memory available is refused before
+    anything is allocated, with the estimate and the limit."""
     try:
         from .bots.duel import strategies_dir, strategy_key
-        from .duel import default_k, game_for
+        from .duel import Stopped, TooBig, default_k, game_for
         from .duel import train as run_train
+        from .duel.footprint import measure, refuse_if_too_big, too_big_message
+        from .solver.memory import human
+        from .solver.scope import refusal, unmodelled
     except ImportError as e:
         _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     if min(dice) < 1:
@@ -544,6 +596,9 @@ def train(
         _fail(f"--k is how many bids the players remember: at least 1, not {k}")
     if wild is not None and wild not in ("1", "top", "none"):
         _fail(f"--wild is 1, top or none, not {wild!r}")
+    import time
+
+    started = time.perf_counter()
     try:
         overrides = parse_option_assignments(option or [])
         if faces is not None:
@@ -551,16 +606,13 @@ def train(
         if wild is not None:
             overrides["wild_face"] = 1 if wild == "1" else wild
         options = build_options(preset, 2, None, None, [f"{key}={json.dumps(v)}" for key, v in overrides.items()])
+        problems = unmodelled(options, overrides)
+        if problems:
+            _fail(refusal(find_preset(preset).name, problems))
         memory = default_k(options, dice) if k is None else k
-        game = game_for(options, dice, memory)
-    except (OptionsError, ValueError) as e:
+        refuse_if_too_big(options, dice, memory)  # before the graph and the tables are allocated
+    except (OptionsError, ValueError, TooBig) as e:
         _fail(str(e))
-    typer.echo(
-        f"{find_preset(preset).name}: {dice[0]} vs {dice[1]} dice, {options.faces} faces, wild {options.wild_face}, "
-        f"{game.num_bids} bids; last {memory} bids remembered: {game.num_nodes:,} nodes, {game.num_edges:,} edges, "
-        f"{game.infosets:,} information sets"
-    )
-    del game
 
     def show(p: Any) -> None:
         if p.iteration % 10 == 0:
@@ -579,27 +631,54 @@ def train(
         if stopping.is_set():
             raise KeyboardInterrupt
         stopping.set()
-        typer.echo("stopping after this iteration, then saving (Ctrl-C again quits at once, unsaved)", err=True)
+        typer.echo(
+            "stopping after this iteration (one still going in a second is cut short), then saving "
+            "(Ctrl-C again quits at once, unsaved)",
+            err=True,
+        )
 
+    def time_up() -> bool:
+        return stopping.is_set() or (seconds is not None and time.perf_counter() - started > seconds)
+
+    # --seconds and the signals hold from here: a big graph takes a while to build.
     previous = {s: signal.signal(s, ask_to_stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
+        game = game_for(options, dice, memory, stop=time_up)
+        footprint = measure(game)
+        fit = footprint.fit()
+        if not fit.ok:
+            _fail(too_big_message(footprint, fit, options, dice, memory))
+        typer.echo(
+            f"{find_preset(preset).name}: {dice[0]} vs {dice[1]} dice, {options.faces} faces, "
+            f"wild {options.wild_face}, {game.num_bids} bids; last {memory} bids remembered: {game.num_nodes:,} "
+            f"nodes, {game.num_edges:,} edges, {game.infosets:,} information sets; about "
+            f"{human(footprint.bytes)} of memory"
+        )
+        if fit.warning is not None:
+            typer.echo(f"warning: {fit.warning}", err=True)
         strategy = run_train(
             options,
             dice,
             k=memory,
             iterations=iterations,
-            seconds=seconds,
+            seconds=None if seconds is None else seconds - (time.perf_counter() - started),
             sample=sample,
             on_progress=show,
             checkpoint=checkpoint,
             on_resume=resumed,
             stop=stopping.is_set,
+            game=game,
         )
+    except Stopped as e:
+        why = "Ctrl-C or SIGTERM" if stopping.is_set() else f"--seconds {seconds:g}"
+        _fail(f"{e} ({why}, after {time.perf_counter() - started:.1f} s); nothing saved", 1)
     except ValueError as e:
         _fail(f"{e} (--fresh starts over)")
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)
+    if "cut_short" in strategy.meta:
+        typer.echo(f"{strategy.meta['cut_short']} (the time was up, or a stop was asked, within it)")
     if stopping.is_set():
         typer.echo(f"stopped at iteration {strategy.meta['iterations']}; the checkpoint and the strategy are saved")
     typer.echo(
@@ -614,17 +693,17 @@ def train(
         typer.echo(f"strategy: {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
-@app.command()
+@app.command(short_help="Play many games among bots; report win rates and ratings.")
 def arena(
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--bots",
             "-b",
-            help="bot levels, comma-separated, one per seat (cycled to --players), e.g. strong,probability; "
-            'exec:COMMAND seats a program that speaks docs/bot-protocol.md (exec:"./mybot --deep")',
+            help="(required) bot levels, comma-separated, one per seat (cycled to --players), e.g. "
+            'strong,probability; exec:COMMAND seats a program that speaks docs/bot-protocol.md (exec:"./mybot --deep")',
         ),
-    ],
+    ] = None,
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
     players: Annotated[
         int | None, typer.Option("--players", "-n", help="seats at the table (default: the bots listed)")
@@ -634,20 +713,21 @@ def arena(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="any rule option as name=value (repeatable)")
     ] = None,
-    games: Annotated[int, typer.Option("--games", "-g", help="games to play")] = 2000,
+    games: Annotated[int, typer.Option("--games", "-g", help="games to play", callback=at_least(1))] = 2000,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", help="worker processes (default: the CPU count; 1: in process)")
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="worker processes (default: the CPU count; 1: in process)", callback=at_least(1)
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option("--seed", "-s", help="seed of the whole run (default: random)")] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", help="folder for the results (default: arena/<timestamp>)")
-    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="folder for the results (default: arena/DATE-TIME)")] = None,
     records: Annotated[
         bool, typer.Option("--records/--no-records", help="write every game's record under OUT/records")
     ] = True,
     bot_fallback: BotFallback = "probability",
     bot_time: BotTime = 5.0,
-    bot_log: BotLog = None,
+    bot_log: ArenaBotLog = None,
     bot_transcript: BotTranscript = False,
     ray: Annotated[
         str | None,
@@ -688,13 +768,14 @@ def arena(
         from .arena_report import make_progress, print_report
     except ImportError as e:
         _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
+    if bots is None:
+        _fail(
+            "name the bots with --bots: levels (random, probability, cfr, strong, duel) or exec:COMMAND, "
+            "comma-separated, e.g. --bots strong,probability"
+        )
     try:
         lineup = parse_lineup(bots, players)
         options = build_options(preset, len(lineup), dice, faces, option)
-        if games < 1:
-            raise ArenaInputError(f"--games must be at least 1, not {games}")
-        if workers is not None and workers < 1:
-            raise ArenaInputError(f"--workers must be at least 1, not {workers}")
         if ray is not None:
             from .arena_ray import check_address, check_working_dir, require_ray
 
@@ -760,7 +841,7 @@ def arena(
     print_report(result, console)
 
 
-@app.command()
+@app.command(short_help="Measure how exploitable a bot is, by local best response.")
 def exploit(
     bot: Annotated[
         str | None,
@@ -779,24 +860,34 @@ def exploit(
     wild: Annotated[
         str, typer.Option("--wild", help="the wild face: 1 (dudo.ai's game), top (OpenSpiel's) or none")
     ] = "1",
-    rounds: Annotated[int, typer.Option("--rounds", "-r", help="rounds to play, half in each seat")] = 2000,
-    samples: Annotated[int, typer.Option("--samples", help="times the bot is asked per position and hand")] = 8,
+    rounds: Annotated[
+        int, typer.Option("--rounds", "-r", help="rounds to play, half in each seat", callback=at_least(2))
+    ] = 2000,
+    samples: Annotated[
+        int, typer.Option("--samples", help="times the bot is asked per position and hand", callback=at_least(1))
+    ] = 8,
     lookahead: Annotated[
         int | None,
         typer.Option(
             "--lookahead",
             help="LBR's later turns it values by raising again too (default: 1; every turn with 2 dice in play)",
+            callback=at_least(0),
         ),
     ] = None,
-    hands: Annotated[int, typer.Option("--hands", help="opponent hands drawn from the range to value a raise")] = 32,
-    raises: Annotated[int, typer.Option("--raises", help="the lowest legal raises of each face LBR considers")] = 3,
+    hands: Annotated[
+        int,
+        typer.Option("--hands", help="opponent hands drawn from the range to value a raise", callback=at_least(1)),
+    ] = 32,
+    raises: Annotated[
+        int, typer.Option("--raises", help="the lowest legal raises of each face LBR considers", callback=at_least(1))
+    ] = 3,
     exact: Annotated[
         bool,
         typer.Option(
             "--exact", help="enumerate every deal instead (random bot or --strategy only); adds the best response"
         ),
     ] = False,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes")] = 1,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="worker processes", callback=at_least(1))] = 1,
     seed: Annotated[int, typer.Option("--seed", "-s", help="seed of the run")] = 1,
 ) -> None:
     """How exploitable is a bot? Local best response (LBR) against it in a two-player round.
@@ -811,10 +902,6 @@ def exploit(
 
     if (bot is None) == (strategy is None):
         _fail("name one opponent: --bot LEVEL (or exec:COMMAND), or --strategy FILE")
-    if rounds < 2 or samples < 1 or hands < 1 or raises < 1 or workers < 1:
-        _fail("--rounds must be at least 2; --samples, --hands, --raises and --workers at least 1")
-    if lookahead is not None and lookahead < 0:
-        _fail(f"--lookahead is 0 or more, not {lookahead}")
     try:
         options = duel_options(dice, faces, wild.strip().lower())
         duel = Duel(options, dice)
@@ -878,7 +965,7 @@ def _exploit_exact(job: Any, duel: Any) -> None:
 
 @app.command()
 def presets(
-    name: Annotated[str | None, typer.Argument(help="show every option of one preset")] = None,
+    name: Annotated[str | None, typer.Argument(help="show every option of one preset", metavar="PRESET")] = None,
 ) -> None:
     """List the rule presets, or every option of one."""
     if name is not None:
@@ -894,7 +981,9 @@ def presets(
         typer.echo(f"{p.name:13} {p.description}")
 
 
-bot_app = typer.Typer(help="Bot accounts on a server, and bridging a bot program to one.", no_args_is_help=True)
+bot_app = typer.Typer(
+    cls=Group, help="Bot accounts on a server, and bridging a bot program to one.", no_args_is_help=True
+)
 app.add_typer(bot_app, name="bot")
 DatabaseUrl = Annotated[
     str | None,
@@ -918,7 +1007,7 @@ def _bot_store(database_url: str | None) -> Any:
         _fail(str(e))
 
 
-@bot_app.command("create")
+@bot_app.command("create", short_help="Make a bot account and print its token (shown only once).")
 def bot_create(
     name: Annotated[str, typer.Argument(help="the bot's name at the tables")],
     database_url: DatabaseUrl = None,
@@ -972,7 +1061,7 @@ def bot_revoke(
     typer.echo(f"bot account {name!r} revoked")
 
 
-@bot_app.command("connect")
+@bot_app.command("connect", short_help="Bring a bot program to a server as a bot account.")
 def bot_connect(
     url: Annotated[str, typer.Argument(help="the server, e.g. http://127.0.0.1:8000")],
     command: Annotated[list[str], typer.Argument(help="the bot program and its arguments, after --")],

@@ -56,13 +56,29 @@ def load_scenarios(path: str | Path) -> list[Any]:
             data = yaml.safe_load(text)
         except yaml.YAMLError as e:
             raise ScenarioFileError(f"{path} is not valid YAML: {e}") from e
+    shape = "a list of scenarios, each a mapping with id, preset, seats, dice, starter and actions"
     if data is None:
-        return []
+        raise ScenarioFileError(f"{path} is empty: it should hold {shape}")
     if isinstance(data, Mapping):
-        data = [data]
+        raise ScenarioFileError(
+            f"{path} holds one mapping, not a list: it should hold {shape} (a lone scenario goes in a list too)"
+        )
     if not isinstance(data, list):
-        raise ScenarioFileError(f"{path} must hold a list of scenarios, not a {type(data).__name__}")
+        raise ScenarioFileError(f"{path} holds {_kind(data)}: it should hold {shape}")
+    for number, case in enumerate(data, 1):
+        if not isinstance(case, Mapping):
+            raise ScenarioFileError(
+                f"entry {number} of {path} is {_kind(case)}, not a scenario: it should hold {shape}"
+            )
     return data
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a string" if isinstance(value, str) else "a list" if isinstance(value, list) else "something else"
 
 
 def _names(value: Any, seats: Sequence[str], what: str) -> list[int]:

@@ -4,7 +4,8 @@ The rules engine and `match.play_game` run the game; this module is the shell ar
 are agents whose `act` shows the table (through their `PlayerView`) and reads a typed move, and
 whose `refused` prints the engine's reason before they are asked again. An observer prints every
 move as it happens, the reveal at the end of each round and the final ranking, and keeps the
-steps so that a game stopped early still leaves a record.
+steps so that a game stopped after some moves still leaves a record. Once the people at the
+keyboard are out, they may skip the bots' remaining rounds straight to the final ranking.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ from .text import (
     faces_text,
     plural,
     says,
+    stop_message,
 )
 
 if TYPE_CHECKING:
@@ -77,6 +79,7 @@ ReadLine = Callable[[str], str]
 Sleep = Callable[[float], None]
 
 REVEAL_PROMPT = "Press Enter for the next round. "
+SKIP_WORDS = ("skip", "s")
 WATCH_DELAY = 2.0
 """Seconds a reveal stays on screen when only bots are left to play (`--delay`): long enough to
 read four cups and the count."""
@@ -271,9 +274,8 @@ def move_summary(view: PlayerView) -> list[str]:
             lines.append(f"{verb}: {first} or higher ({first.face}s only, at most {top})")
         else:
             each = ", ".join(lowest.values())
-            lines.append(
-                f"{verb}: {first} or higher (the lowest on each face, lowest first: {each}; at most {top} dice)"
-            )
+            cap = plural(top, "die", "dice")
+            lines.append(f"{verb}: {first} or higher (the lowest on each face, lowest first: {each}; at most {cap})")
     if legal.can_pass:
         lines.append("pass: claim every die in your hand shows one face")
     if legal.pushes:
@@ -314,7 +316,7 @@ def every_move(view: PlayerView) -> list[str]:
     if legal is None:
         return []
     plain = [format_action(a, view.seats) for a in view.legal_actions if _plain(a)]
-    lines = [f"{len(view.legal_actions)} legal moves:"]
+    lines = [f"{plural(len(view.legal_actions), 'legal move')}:"]
     row: list[str] = []
     for text in plain:
         row.append(text)
@@ -348,8 +350,9 @@ def rules_summary(preset: str, options: Options, one_die_round: bool = False) ->
         lines.append(f"{p.title}: {p.description}")
     except OptionsError:
         lines.append(f"Custom rules ({preset}).")
-    dice = o.dice_per_player if isinstance(o.dice_per_player, int) else "/".join(map(str, o.dice_per_player))
-    lines.append(f"{o.num_players} players, {dice} dice each, dice with faces 1 to {o.faces}.")
+    d = o.dice_per_player
+    dice = plural(d, "die", "dice") if isinstance(d, int) else "/".join(map(str, d)) + " dice"
+    lines.append(f"{o.num_players} players, {dice} each, dice with faces 1 to {o.faces}.")
     wild = o.wild
     if wild is None:
         lines.append("Nothing is wild: a bid on a face counts only dice showing it.")
@@ -365,7 +368,7 @@ def rules_summary(preset: str, options: Options, one_die_round: bool = False) ->
         lines.append("No bid may claim more dice than are in play.")
     if o.economy is not None:
         e = o.economy
-        start = "the round number" if e.min_bet == "round_number" else f"{e.min_bet} chips"
+        start = "the round number" if e.min_bet == "round_number" else plural(e.min_bet, "chip")
         lines.append(
             f"Chips: everyone starts with {e.starting_chips}. Each round the bet starts at {start}; on your turn "
             "meet it (pay up to it), then claim higher or accuse the last claim; you may raise the bet. "
@@ -463,6 +466,8 @@ class Screen:
         self.read_line = read_line
         self.delay = delay
         self.sleep = sleep
+        self.skipping = False  # the people are out and chose to skip to the final ranking
+        self.skipped_rounds = 0
 
     # ----- input and output -----
 
@@ -609,6 +614,9 @@ class Screen:
         o = self.game.options
         for event in events:
             shown = redact(event, self.viewer)
+            if self.skipping and not isinstance(shown, GameOver):
+                self.skipped_rounds += isinstance(shown, RoundResolved)
+                continue
             if isinstance(shown, StarterDrawn):
                 self.say(f"Luck picks {self.name(shown.seat)} to open.")
             elif isinstance(shown, RoundStarted):
@@ -626,6 +634,8 @@ class Screen:
                 self._reveal(shown)
                 self._pause(shown.outcome)
             elif isinstance(shown, GameOver):
+                if self.skipping:
+                    self.say(f"The bots played {plural(self.skipped_rounds, 'more round')}.")
                 self.console.rule(Text("Game over"))
                 self.say("Final ranking:", "bold")
                 for line in describe_result(shown.result, seats):
@@ -667,7 +677,37 @@ class Screen:
             if " ".join(answer.lower().split()) in ("quit", "exit"):
                 raise QuitGame("quit", seat=seat)
         elif self.delay > 0:
+            if any(seat in outcome.out for seat in self.people) and self._offer_skip(outcome):
+                return
             self.sleep(self.delay)
+
+    def _offer_skip(self, outcome: RoundOutcome) -> bool:
+        """The last person at the keyboard is out: ask whether to watch the bots play on, a
+        round every `delay` seconds, or skip to the final ranking. True if skipping."""
+        gone = [self.name(s) for s in self.people if s in outcome.out]
+        who = " and ".join(gone)
+        if self.game.options.goal == "shedding":
+            gone_now = says(who, "has" if len(gone) == 1 else "have", "finished")
+        else:
+            gone_now = says(who, "is" if len(gone) == 1 else "are", "out")
+        prompt = (
+            f"{gone_now}. Press Enter to watch the bots play on (a round every {self.delay:g} s), "
+            "or type skip for the final ranking now. "
+        )
+        try:
+            answer = self.ask(prompt, self.viewer)
+        except QuitGame as e:
+            if e.code:
+                raise
+            answer = "skip"  # the input ended: nobody is left to watch
+        command = " ".join(answer.lower().split())
+        if command in ("quit", "exit"):
+            raise QuitGame("quit", seat=self.viewer)
+        if command not in SKIP_WORDS:
+            return False
+        self.skipping = True
+        self.say("Skipping to the end of the game...", "dim")
+        return True
 
 
 class Person:
@@ -757,11 +797,13 @@ def run_play(
     if not 0 <= humans <= n:
         return fail(f"the number of people must be between 0 and the {n} players, not {humans}")
     if len(names) > humans:
-        return fail(f"{len(names)} names given for {humans} people")
+        return fail(f"{plural(len(names), 'name')} given for {plural(humans, 'person', 'people')}: at most one each")
     # One bot (a level or exec:COMMAND) per bot seat; the last one listed fills the seats left.
     specs = [bot_level] if isinstance(bot_level, str) else list(bot_level)
     if len(specs) > max(1, n - humans):
-        return fail(f"{len(specs)} bots listed for {n - humans} bot seats: list at most one per seat")
+        return fail(
+            f"{plural(len(specs), 'bot')} listed for {plural(n - humans, 'bot seat')}: list at most one per seat"
+        )
     levels = [specs[min(i, len(specs) - 1)] for i in range(n - humans)]
     try:
         game = Game(options, seat_names(humans, names, n))
@@ -801,25 +843,32 @@ def run_play(
     code = 0
     stopped: str | None = None
     stopper: int | None = None
+    by_person = False
     recorder = new_recorder(game, seed=seed, preset=preset, players=players)
     try:
         play_game(game, agents, seed=seed, observer=screen.observe, recorder=recorder)
     except QuitGame as e:
-        stopped, code, stopper = str(e), e.code, e.seat
+        stopped, code, stopper, by_person = str(e), e.code, e.seat, True
     except KeyboardInterrupt:
-        stopped, code = "interrupted", 130
+        stopped, code, by_person = "interrupted", 130, True
     except BotError as e:
         screen.say(f"error: {e}", "red")
         stopped, code = "a bot failed", 1
+    moves = sum(1 for step in recorder.data["steps"] if "action" in step)
     if stopped is not None:
         meta = recorder.data["meta"]
         meta["stopped"] = stopped
-        by = ""
         if stopper is not None:
             meta["stopped_by"] = game.seats[stopper]
-            by = f" by {game.seats[stopper]}"
         meta["stopped_at"] = datetime.now(UTC).isoformat(timespec="seconds")
-        screen.say(f"Game stopped ({stopped}){by} after {len(recorder.data['steps'])} steps.", "bold")
+        who = game.seats[stopper] if stopper is not None else None
+        screen.say(stop_message(stopped, who, moves), "bold")
+    if by_person and not moves:
+        # a deal nobody bid on is not worth a file in the records folder (a bot that failed at
+        # its first move is: its record says how)
+        screen.say("Nobody moved, so no record is written.")
+        screen.say(f"Seed: {seed}")
+        return code
     path = default_record_path(preset, seed, directory)
     try:
         path = recorder.write_new(path)

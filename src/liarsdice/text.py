@@ -50,6 +50,20 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
+def stop_message(stopped: str, who: str | None, moves: int) -> str:
+    """What is said when a game ends before its result: why, and how far it got."""
+    after = f"after {plural(moves, 'move')}" if moves else "before anyone moved"
+    if stopped == "quit":
+        return f"{who or 'A player'} quit the game {after}."
+    if stopped == "the input ended":
+        return f"The input ended, so the game stopped {after}."
+    if stopped == "interrupted":
+        return f"The game was interrupted (Ctrl-C) {after}."
+    if stopped == "a bot failed":
+        return f"A bot failed, so the game stopped {after}."
+    return f"The game stopped {after} ({stopped})."
+
+
 def whose(name: str) -> str:
     """The possessive: "Ann's", but "Your"."""
     return "Your" if name.lower() == "you" else f"{name}'s"

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import logging
+import socket
 import sys
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import CloseCode
 from websockets.protocol import State
@@ -18,6 +21,7 @@ from .app import create_app, default_database_url
 from .cluster import ClusterError, check_redis_url
 from .ladder import LadderConfig
 from .rooms import MAX_MESSAGE, Settings
+from .sizes import raw_refusal, url_too_long, wants_page
 from .storage import make_engine
 
 MAX_FRAME = 64 * 1024  # bytes of a websocket message the server reads at all (MAX_MESSAGE it acts on)
@@ -50,6 +54,39 @@ class TableSocketProtocol(WebSocketsSansIOProtocol):
         self.conn.__class__ = _SaysTooLarge  # the same connection, with `fail` above
 
 
+# The longest address uvicorn hands to the app, which refuses one over MAX_URL (sizes.py). A
+# longer one is refused here as soon as that much of it is read: uvicorn would gather all of it
+# and answer a bare 400 from 64 KiB on, and the websockets library leaves the handshake of a
+# socket whose address is over about 8 KiB unanswered.
+PARSER_URL = 8000
+
+
+class _AddressTooLong(Exception):
+    """Raised in the parser's callback: it stops reading the request."""
+
+
+class TableHttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP (httptools), answering an address too long to read with the API's error
+    (sizes.py) rather than a bare 400."""
+
+    def on_url(self, url: bytes) -> None:
+        super().on_url(url)
+        if len(self.url) > PARSER_URL:
+            raise _AddressTooLong
+
+    def send_400_response(self, msg: str) -> None:
+        if len(self.url) <= PARSER_URL:
+            super().send_400_response(msg)
+            return
+        method = self.parser.get_method().decode("ascii", "replace")
+        path = self.url.split(b"?", 1)[0].decode("ascii", "replace")
+        message = url_too_long(len(self.url), more=True)
+        page = wants_page(method, path, "")
+        extra = self.server_state.default_headers
+        self.transport.write(raw_refusal(414, message, page, extra))
+        self.transport.close()
+
+
 def tune_collector() -> None:
     """Keep the cyclic garbage collector from stalling the event loop.
 
@@ -80,6 +117,52 @@ class _Server(uvicorn.Server):
                     return
 
 
+def listen_sockets(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to `host` and `port`, one for each address the host has (as uvicorn would
+    bind them), or a ValueError a person can act on. Bound here, before the app starts, so that
+    a port in use is one clear line and not uvicorn's error among the start-up logs."""
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        raise ValueError(f"cannot listen on {host!r}: {e.strerror}; choose another address with --host") from None
+    sockets: list[socket.socket] = []
+    problem: OSError | None = None
+    for family, kind, proto, _, address in dict.fromkeys(found):
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind((address[0], port, *address[2:]))  # port 0: the free port the first one found
+            # listening now holds the port (Linux lets another SO_REUSEADDR socket bind it until one
+            # listens); connections made before the app is ready wait in the backlog
+            sock.listen(2048)
+        except OSError as e:
+            sock.close()
+            problem = e
+            if e.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+                continue  # an address family this machine lacks (IPv6 off, say): the others will do
+            break
+        sockets.append(sock)
+        port = sock.getsockname()[1]
+    if sockets and (problem is None or problem.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT)):
+        for sock in sockets:
+            sock.set_inheritable(True)
+        return sockets
+    for sock in sockets:
+        sock.close()
+    code = problem.errno if problem is not None else None
+    if code == errno.EADDRINUSE:
+        raise ValueError(f"port {port} on {host} is in use; choose another with --port")
+    if code == errno.EACCES:
+        raise ValueError(
+            f"port {port} on {host} needs privileges (ports below 1024 usually do); choose another with --port"
+        )
+    if code in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
+        raise ValueError(f"{host} is not an address of this machine; choose another with --host")
+    raise ValueError(f"cannot listen on {host} port {port}: {problem.strerror if problem else 'no address found'}")
+
+
 def run_server(
     host: str,
     port: int,
@@ -98,14 +181,22 @@ def run_server(
     redis_url: str | None = None,
 ) -> None:
     url = database_url or default_database_url()
-    make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
-    if redis_url is not None:
-        if url.startswith("sqlite") and ":memory:" in url:
-            raise ValueError("several processes share one database: --redis-url needs a database file or PostgreSQL")
-        try:
-            check_redis_url(redis_url)  # likewise for Redis
-        except ClusterError as e:
-            raise ValueError(str(e)) from None
+    sockets = listen_sockets(host, port)
+    try:
+        make_engine(url).dispose()  # a bad URL fails here, with its message, before uvicorn starts
+        if redis_url is not None:
+            if url.startswith("sqlite") and ":memory:" in url:
+                raise ValueError(
+                    "several processes share one database: --redis-url needs a database file or PostgreSQL"
+                )
+            try:
+                check_redis_url(redis_url)  # likewise for Redis
+            except ClusterError as e:
+                raise ValueError(str(e)) from None
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
     logging.basicConfig(level=log_level.upper(), stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = Settings(
@@ -125,6 +216,7 @@ def run_server(
         host=host,
         port=port,
         log_level=log_level,
+        http=TableHttpProtocol,
         ws=TableSocketProtocol,
         ws_max_size=MAX_FRAME,
         ws_ping_interval=20,
@@ -135,4 +227,4 @@ def run_server(
         proxy_headers=True,
         forwarded_allow_ips=forwarded_allow_ips,
     )
-    _Server(config).run()
+    _Server(config).run(sockets=sockets)
