@@ -214,6 +214,25 @@ class Cluster:
         found = await self.redis.mget([self.alive_key(p) for p in names])
         return {p for p, there in zip(names, found, strict=True) if there is not None}
 
+    async def listening(self, process: str) -> bool:
+        """Whether `process` still reads its inbox. Redis drops a subscription as soon as its
+        connection closes, so a killed process stops listening at once, while its leases stand
+        until they expire. True if Redis cannot say: then `process` is asked as before."""
+        try:
+            found = await self.redis.pubsub_numsub(self.inbox(process))
+        except Exception:
+            return True
+        return bool(found and found[0][1])
+
+    async def lease_left(self, code: str) -> float:
+        """Seconds until the lease of `code` expires unless renewed (0: nobody holds it; a
+        second if Redis cannot say)."""
+        try:
+            left = await self.redis.pttl(self.owner_key(code))
+        except Exception:
+            return RENEW_EVERY
+        return max(0.0, int(left) / 1000)
+
     def safe(self) -> bool:
         """Whether this process's leases are surely still its own (renewed lately enough)."""
         return time.monotonic() - self.renewed < SAFE_SECONDS

@@ -1,6 +1,6 @@
 """A table's websocket held by one process while another runs the table (docs/scaling.md).
 
-Two halves. Where the socket is (the gateway), `relay` reads the client's messages and posts
+Two halves. Where the socket is (the gateway), `relay_frames` reads the client's messages and posts
 them to the process running the table; what comes back goes to the socket's own `Connection`.
 Where the table runs (its owner), a `RemoteConnection` stands for the socket among the table's
 connections: it is seated, counted as present and told its own seat's view like any other, and
@@ -13,16 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
+from .cluster import CALL_TIMEOUT, Cluster
 from .connection import Connection, TokenBucket
-
-if TYPE_CHECKING:
-    from .cluster import Cluster
 
 MOVED = 1012  # "service restart": the table went to another process; the client connects again
 MOVED_REASON = "the table moved to another server: connect again"
+TRY_AGAIN = 1013  # "try again later": the table's process does not answer; the client connects again
+TAKING_OVER = "the server that ran this table stopped: this one takes the table over within a few seconds"
+NO_ANSWER = "the server running this table does not answer: connect again"
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -40,6 +43,9 @@ class Relayed:
     conn: Connection
     code: str
     owner: str
+    heard: bool = False  # the owner has answered the socket's hello
+    lost: bool = False  # the owner went (or let the table go) before it answered
+    settled: asyncio.Event = field(default_factory=asyncio.Event)  # heard or lost
 
 
 class RemoteConnection:
@@ -96,6 +102,14 @@ class Gateway:
         relayed = self.relayed.get(message["conn"])
         if relayed is None:  # closed here meanwhile
             return
+        if not relayed.heard:
+            if message["op"] == "close" and int(message["code"]) == MOVED:
+                # The owner let the table go before serving this socket: it is served where the table goes.
+                relayed.lost = True
+                relayed.settled.set()
+                return
+            relayed.heard = True
+            relayed.settled.set()
         if message["op"] == "out":
             relayed.conn.send(message["text"])
         elif message["op"] == "close":
@@ -104,10 +118,15 @@ class Gateway:
 
     def moved(self, owners: dict[str, str | None]) -> int:
         """Close the sockets whose table's owner is no longer the one they relay to (it died,
-        or let the table go): their clients connect again and find its new process."""
+        or let the table go): their clients connect again and find its new process. A socket
+        the owner never answered is not closed but served where the table goes (`relay`)."""
         closed = 0
         for relayed in list(self.relayed.values()):
             if relayed.code in owners and owners[relayed.code] != relayed.owner and not relayed.conn.closed:
+                if not relayed.heard:
+                    relayed.lost = True
+                    relayed.settled.set()
+                    continue
                 relayed.conn.close_code = MOVED
                 relayed.conn.close_reason = MOVED_REASON
                 relayed.conn.stop()
@@ -124,8 +143,11 @@ async def relay_frames(
     hello: dict[str, Any],
     next_frame: Any,
     refuse: Any,
-) -> None:
-    """Relay the socket `conn` to the table `code` run by `owner`, until either side closes.
+) -> bool:
+    """Relay the socket `conn` to the table `code` run by `owner`, until either side closes;
+    False, with nothing read from the socket, if the owner did not answer the hello (it went,
+    or let the table go, or said nothing for CALL_TIMEOUT): the socket is to be served where the
+    table runs now.
 
     `hello` is the client's hello (token and name), already read and checked; `next_frame()`
     reads the client's next message (raising once the socket closes); `refuse(conn, frame)`
@@ -133,14 +155,63 @@ async def relay_frames(
     it did.
     """
     key = cluster.new_key()
-    gateway.relayed[key] = Relayed(conn, code, owner)
+    relayed = Relayed(conn, code, owner)
+    gateway.relayed[key] = relayed
     cluster.post(owner, {"op": "attach", "code": code, "conn": key, "from": cluster.id, **hello})
     try:
+        # Nothing is read until the owner answers: what the client sends meanwhile waits in
+        # the socket for whichever process serves it.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(relayed.settled.wait(), CALL_TIMEOUT)
+        if not relayed.heard:
+            return False
         while not conn.closed:
             frame = await next_frame()
             if not refuse(conn, frame):
                 cluster.post(owner, {"op": "frame", "conn": key, "text": frame})
+        return True
     finally:
         gateway.relayed.pop(key, None)
         with contextlib.suppress(Exception):
             cluster.post(owner, {"op": "detach", "conn": key})
+
+
+async def relay(
+    cluster: Cluster,
+    gateway: Gateway,
+    conn: Connection,
+    table: RemoteTable,
+    hello: dict[str, Any],
+    next_frame: Any,
+    refuse: Any,
+    take_over: Callable[[RemoteTable], Awaitable[T | RemoteTable | None]],
+) -> T | None:
+    """Serve the socket `conn` at `table`, which another process runs, through that process.
+
+    If that process is gone (killed: Redis dropped its inbox at once, but its lease stands until
+    it expires), the client is told `not_ready` at once, and served where the table goes once
+    the lease has gone: `take_over(table)` waits for that. Returns the table (T) if it came to
+    run here, for the caller to serve `conn` at; None once `conn` was served or told why not.
+    """
+    target: T | RemoteTable | None = table
+    tries = 0
+    while isinstance(target, RemoteTable) and not conn.closed:
+        if tries == 3:  # an owner that keeps its lease and never answers
+            conn.send({"type": "error", "code": "not_ready", "message": NO_ANSWER, "ref": None})
+            conn.close_code, conn.close_reason = TRY_AGAIN, NO_ANSWER
+            conn.stop()
+            return None
+        tries += 1
+        if await cluster.listening(target.owner):
+            code, owner = target.code, target.owner
+            if await relay_frames(cluster, gateway, conn, code, owner, hello, next_frame, refuse):
+                return None
+        if tries == 1:
+            conn.send({"type": "error", "code": "not_ready", "message": TAKING_OVER, "ref": None})
+        target = await take_over(target)
+    if conn.closed or isinstance(target, RemoteTable):
+        return None
+    if target is None:
+        message = f"no table with the code {table.code!r}"
+        conn.send({"type": "error", "code": "no_table", "message": message, "ref": None})
+    return target
