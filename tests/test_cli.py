@@ -46,6 +46,7 @@ def test_the_top_level_help_lists_every_command_with_its_whole_description(colum
     assert "..." not in listing  # no description cut short
     assert "serve it to browsers" in " ".join(summary.split())  # the summary names serving too
     listed = re.findall(r"^  (\w+)  +(\S.*)$", listing, re.M)
+    assert len(listed) == len(listing.strip().splitlines())  # each on one line, none wrapped
     group = get_command(app)
     assert [name for name, _ in listed] == list(group.commands)  # type: ignore[attr-defined]
     for name, first_line in listed:

@@ -187,9 +187,10 @@ def test_replay_says_a_game_was_stopped_by_whom_and_when(tmp_path: Path) -> None
     data = _stopped_in_round_two()
     who = data["seats"][1]
     data["meta"].update(stopped="quit", stopped_by=who, stopped_at="2026-01-02T03:04:05+00:00")
-    steps = len(data["steps"])
-    said = f"Game stopped (quit) by {who} at 2026-01-02T03:04:05+00:00, in round 2, after {steps} steps"
-    assert list(replay_text(data))[-1] == said + ": the game is unfinished."
+    moves = sum(1 for step in data["steps"] if "chance" not in step)  # deals and rolls are not moves
+    assert 1 < moves < len(data["steps"])
+    said = f"{who} quit the game after {moves} moves. It stopped in round 2 at 2026-01-02T03:04:05+00:00."
+    assert list(replay_text(data))[-1] == said + " The game is unfinished."
     path = tmp_path / "stopped.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     run = subprocess.run([*_cli(), "replay", str(path)], capture_output=True, text=True, timeout=60)
@@ -197,7 +198,7 @@ def test_replay_says_a_game_was_stopped_by_whom_and_when(tmp_path: Path) -> None
     assert said in run.stdout and "Final ranking:" not in run.stdout
 
     del data["meta"]["stopped"], data["meta"]["stopped_by"], data["meta"]["stopped_at"]
-    assert list(replay_text(data))[-1] == f"The record ends before the game is over (in round 2, after {steps} steps)."
+    assert list(replay_text(data))[-1] == f"The record ends before the game is over (in round 2, after {moves} moves)."
     _, finished = _record("perudo", 3, seed=4)
     assert not any("stopped" in line or "record ends" in line for line in replay_text(finished))
 

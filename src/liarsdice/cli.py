@@ -410,7 +410,7 @@ def _operator_bots(assignments: list[str]) -> dict[str, str]:
     return out
 
 
-@app.command()
+@app.command(short_help="Solve a two-player, one-round game exactly with CFR+ or DCFR.")
 def solve(
     preset: Annotated[
         str, typer.Option("--preset", "-p", help="bidding and counting rules of this preset")
@@ -530,7 +530,7 @@ def solve(
         typer.echo(f"plot: {opening_png(solution, plots / 'opening.png')}")
 
 
-@app.command()
+@app.command(short_help="Train and keep the duel bot's strategy for two cup sizes.")
 def train(
     preset: Annotated[
         str, typer.Option("--preset", "-p", help="bidding and counting rules of this preset")

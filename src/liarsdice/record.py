@@ -39,6 +39,7 @@ from .rules import (
     action_from_list,
     action_to_list,
 )
+from .text import plural, stop_message
 
 FORMAT = "liarsdice-record"
 VERSION = 1
@@ -418,23 +419,25 @@ def replay_text(data: Mapping[str, Any]) -> Iterator[str]:
 
 
 def unfinished_text(data: Mapping[str, Any]) -> str:
-    """Why a record ends before the game does: stopped (why, by whom, when, as far as the record
-    says), or simply cut short."""
+    """Why a record ends before the game does, in a player's words: who stopped it and why, when,
+    and how far it got (the round, and the moves the seats made: deals and rolls are not moves),
+    or simply that it was cut short."""
     meta = data.get("meta")
     meta = meta if isinstance(meta, Mapping) else {}
     steps = data.get("steps")
-    played = ""
-    if isinstance(steps, list):
-        rounds = [s.get("round") for s in steps if isinstance(s, dict) and s.get("chance") == "roll"]
-        played = (f"in round {rounds[-1]}, " if rounds and isinstance(rounds[-1], int) else "") + (
-            f"after {len(steps)} steps"
-        )
+    steps = [s for s in steps if isinstance(s, Mapping)] if isinstance(steps, list) else None
+    moves = 0 if steps is None else sum(1 for s in steps if "chance" not in s)
+    rounds = [s.get("round") for s in steps or () if s.get("chance") == "roll"]
+    in_round = f"in round {rounds[-1]}" if rounds and isinstance(rounds[-1], int) else ""
     stopped = meta.get("stopped")
     if stopped is None:
-        return f"The record ends before the game is over ({played})." if played else "The record ends early."
-    said = f"Game stopped ({stopped})"
-    if meta.get("stopped_by"):
-        said += f" by {meta['stopped_by']}"
+        if steps is None:
+            return "The record ends early."
+        played = ", ".join(part for part in (in_round, f"after {plural(moves, 'move')}") if part)
+        return f"The record ends before the game is over ({played})."
+    who = meta.get("stopped_by") if isinstance(meta.get("stopped_by"), str) else None
+    said = stop_message(str(stopped), who, moves)
+    when = f" It stopped {in_round}" if in_round else ""
     if meta.get("stopped_at"):
-        said += f" at {meta['stopped_at']}"
-    return said + (f", {played}" if played else "") + ": the game is unfinished."
+        when += (" at " if when else " It stopped at ") + str(meta["stopped_at"])
+    return said + (when + "." if when else "") + " The game is unfinished."
