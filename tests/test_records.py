@@ -197,7 +197,12 @@ def test_replay_says_a_game_was_stopped_by_whom_and_when(tmp_path: Path) -> None
     assert run.returncode == 0, run.stderr
     assert said in run.stdout and "Final ranking:" not in run.stdout
 
-    del data["meta"]["stopped"], data["meta"]["stopped_by"], data["meta"]["stopped_at"]
+    data["meta"].update(stopped=f"{who} forfeited", forfeit={"seat": who, "reason": "illegal"})
+    del data["meta"]["stopped_by"]
+    said = f"{who} forfeited the game after {moves} moves (illegal): last place, and everyone else shares first."
+    assert list(replay_text(data))[-1] == said
+
+    del data["meta"]["stopped"], data["meta"]["forfeit"], data["meta"]["stopped_at"]
     assert list(replay_text(data))[-1] == f"The record ends before the game is over (in round 2, after {moves} moves)."
     _, finished = _record("perudo", 3, seed=4)
     assert not any("stopped" in line or "record ends" in line for line in replay_text(finished))

@@ -436,6 +436,12 @@ def unfinished_text(data: Mapping[str, Any]) -> str:
         played = ", ".join(part for part in (in_round, f"after {plural(moves, 'move')}") if part)
         return f"The record ends before the game is over ({played})."
     who = meta.get("stopped_by") if isinstance(meta.get("stopped_by"), str) else None
+    forfeit = meta.get("forfeit")
+    if isinstance(forfeit, Mapping) and isinstance(forfeit.get("seat"), str):
+        # A forfeit ends the game: that seat is last, every other seat shares first (match.py).
+        after = f"after {plural(moves, 'move')}" if moves else "before anyone moved"
+        why = f" ({forfeit['reason']})" if forfeit.get("reason") else ""
+        return f"{forfeit['seat']} forfeited the game {after}{why}: last place, and everyone else shares first."
     said = stop_message(str(stopped), who, moves)
     when = f" It stopped {in_round}" if in_round else ""
     if meta.get("stopped_at"):

@@ -5,19 +5,21 @@ The game ends as a forfeit ends it in `play` and in the arena (`match.forfeit_re
 is placed last and every other seat shares first place, so the seat that forfeited cannot win and
 the ladder rates the game as its loss. The record keeps the steps played (no result: the steps do
 not end the game, and a replay checks that) and says in its meta who forfeited and why; the
-table's `forfeit` says it to everyone at the table. Only a bot account's seat forfeits: a person
-who stops playing is played by a bot, and gets the seat back by acting.
+table's `forfeit` says it to everyone at the table (made again from the stored record when the
+table is loaded, after a restart say: `restored_forfeit`). Only a bot account's seat forfeits: a
+person who stops playing is played by a bot, and gets the seat back by acting.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from ..botproto.messages import Forfeited
 from ..match import forfeit_result
 from ..record import Recorder, result_to_json
-from ..rules import GameOver, GameState
+from ..rules import GameOver, GameResult, GameState, Options
 from .connection import Connection
 from .limits import RoomError
 from .seatkinds import OPERATOR_LEVEL, account_of
@@ -63,7 +65,7 @@ async def forfeit_seat(room: Room, conn: Connection, reason: str) -> None:
         name = room.seats[seat].name
         reason = " ".join(reason.split()) or "forfeited"
         result = forfeit_result(len(room.seats), seat, state.options.rounds == "single")
-        room.forfeited = {"seat": seat, "reason": reason, "result": result_to_json(result, state.seats)}
+        room.forfeited = forfeit_json(seat, reason, result, state.seats)
         meta = room.recorder.data["meta"]
         meta["forfeit"] = {"seat": name, "reason": reason}
         meta["stopped"] = f"{name} forfeited"
@@ -75,3 +77,18 @@ async def forfeit_seat(room: Room, conn: Connection, reason: str) -> None:
         await room._finish()
         room._schedule()  # the seat's turn timer, or a bot's move, is called off
         room.broadcast_state()
+
+
+def forfeit_json(seat: int, reason: str, result: GameResult, seats: Sequence[str]) -> dict[str, Any]:
+    """The table's `forfeit` (docs/protocol.md, TableInfo): the seat, why, and the places."""
+    return {"seat": seat, "reason": reason, "result": result_to_json(result, seats)}
+
+
+def restored_forfeit(recorded: dict[str, Any] | None, seats: Sequence[str], options: Options) -> dict[str, Any] | None:
+    """The table's `forfeit` again, from the stored record's `meta.forfeit` (`{seat, reason}`,
+    the seat by its name: names at a table are unique); None if the game was not forfeited."""
+    if recorded is None or recorded.get("seat") not in seats:
+        return None
+    seat = list(seats).index(recorded["seat"])
+    result = forfeit_result(len(seats), seat, options.rounds == "single")
+    return forfeit_json(seat, str(recorded.get("reason") or "forfeited"), result, seats)

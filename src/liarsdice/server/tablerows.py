@@ -123,8 +123,17 @@ def _load_table(session: Session, code: str) -> dict[str, Any] | None:
                 "status": game.status,
                 "steps": [s.data for s in steps],
                 "started": game.started_at.isoformat(timespec="seconds"),
+                "forfeit": recorded_forfeit(game.record),
             }
     return out
+
+
+def recorded_forfeit(record: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Who forfeited a stored game and why (its record's `meta.forfeit`, `{seat, reason}` with
+    the seat's name), or None: the record is where a forfeit is kept, so a restarted server
+    still knows it."""
+    forfeit = ((record or {}).get("meta") or {}).get("forfeit")
+    return forfeit if isinstance(forfeit, dict) else None
 
 
 def _create_table(

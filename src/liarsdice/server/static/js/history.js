@@ -1,6 +1,7 @@
 // The history page: finished games, each with its replay and its record to download.
 
 import { $, api, fill, formatDate, h, plural } from "./common.js";
+import { forfeitLine } from "./forfeit.js";
 
 function names(list) {
   if (!Array.isArray(list)) return [];
@@ -24,6 +25,7 @@ function gameItem(g) {
       { class: "game-meta" },
       h("div", { class: "title" }, `${g.title || g.preset || "Game"} `, h("span", { class: "small muted", text: `#${g.id}` })),
       h("div", { class: "small" }, who),
+      g.forfeit?.seat ? h("div", { class: "small forfeit-line", text: forfeitLine(g.forfeit.seat, g.forfeit.reason) }) : null,
       h(
         "div",
         { class: "small muted", text: [when, g.rounds !== undefined && g.rounds !== null ? plural(g.rounds, "round") : null, g.table ? `table ${g.table}` : null].filter(Boolean).join(" · ") },
