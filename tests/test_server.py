@@ -179,7 +179,8 @@ def test_create_lobby_join_and_their_refusals(client: TestClient) -> None:
 
 
 def test_pages_are_served(client: TestClient) -> None:
-    for path in ("/", "/t/ABCDEF", "/history", "/replay/1"):
+    # (a replay's page needs a finished game: tests/test_server_pages.py)
+    for path in ("/", "/t/ABCDEF", "/history", "/rules", "/rules/perudo"):
         r = client.get(path)
         assert r.status_code == 200 and "text/html" in r.headers["content-type"], path
 

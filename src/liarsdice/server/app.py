@@ -13,7 +13,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -33,14 +34,20 @@ from .botaccounts import (
 )
 from .botsocket import serve_bot
 from .cluster import Cluster
+from .fastforward import finish_now
+from .forfeit import forfeit_seat
 from .ladder import MODEL as LADDER_MODEL
 from .ladder import Ladder, leaderboard
-from .limits import clean_name
-from .manager import RoomManager
+from .limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, clean_name, shown_number
+from .manager import CODE_LENGTH, RoomManager
 from .metrics import CONTENT_TYPE_LATEST, DatabaseCheck, HTTPErrorCounter, ServerMetrics, health
-from .relay import relay_frames
+from .pages import install as install_pages
+from .relay import relay
 from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, Settings
+from .seatnames import rename_seat
+from .sizes import RequestLimits
 from .storage import MAX_ID, GameRow, SeatRow, Store, TableRow, as_utc
+from .tablerows import recorded_forfeit
 
 log = logging.getLogger("liarsdice.server")
 STATIC = Path(__file__).parent / "static"
@@ -122,6 +129,20 @@ class CallBots(_Message):
     type: Literal["call_bots"]
 
 
+class Rename(_Message):
+    type: Literal["rename"]
+    name: str = Field(max_length=200)  # checked as a name at join is
+
+
+class Finish(_Message):
+    type: Literal["finish"]  # skip to the end: only bots are still in
+
+
+class ForfeitGame(_Message):
+    type: Literal["forfeit"]  # a bot account's program failed a move (`bot connect --bot-fallback forfeit`)
+    reason: str = Field(default="", max_length=500)
+
+
 ClientMessage = Annotated[
     Hello
     | Act
@@ -135,19 +156,22 @@ ClientMessage = Annotated[
     | Leave
     | Seen
     | InviteBot
-    | CallBots,
+    | CallBots
+    | Rename
+    | Finish
+    | ForfeitGame,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 MESSAGE_TYPES = (
-    "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots"
+    "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots, "
+    "rename, finish, forfeit"
 )
 
 
 # ----- JSON as clients may send it -----
 
 MAX_DEPTH = 16  # levels of nesting in a client's JSON; the deepest real message has 4
-MAX_BODY = 64 * 1024  # bytes of an HTTP request body
 
 
 class BadJSON(ValueError):
@@ -161,7 +185,8 @@ def _no_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise BadJSON(f"{text} is out of range: numbers must be finite (at most about 1.8e308)")
+        shown = text if len(text) <= 24 else f"a number of {len(text):,} characters"
+        raise BadJSON(f"{shown} is out of range: numbers must be finite (at most about 1.8e308)")
     return value
 
 
@@ -227,27 +252,36 @@ def parse_client_message(
 # ----- HTTP bodies -----
 
 
+# Each field's description is what a refusal of it says is allowed (validation.py).
+TURN_RULE = f"the turn timer is a whole number of seconds, 0 (none) to {MAX_TURN_SECONDS}"
+TOKEN_RULE = "the token shown when the bot account was made (at most 200 characters)"
+DOWNLOAD_RULE = "download is 0 (the record to read, the default) or 1 (the record as a file to save)"
+GAME_RULE = f"a game id is a whole number, 1 to {MAX_ID}"
+CODE_RULE = f"a table's code is {CODE_LENGTH} letters and digits, as in its link (/t/CODE)"
+TableCode = Annotated[str, PathParam(description=CODE_RULE)]
+
+
 class CreateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    preset: str
-    name: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    turn_seconds: int = 0
+    preset: str = Field(max_length=100, description=PRESET_RULE)
+    name: str = Field(description=NAME_RULE)  # its length is checked with the rest of it (clean_name)
+    options: dict[str, Any] = Field(default_factory=dict, description=OPTIONS_RULE)
+    turn_seconds: int = Field(default=0, description=TURN_RULE)
 
 
 class JoinTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str
+    name: str = Field(description=NAME_RULE)
 
 
 class NewBotAccount(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(max_length=200)
+    name: str = Field(max_length=200, description=NAME_RULE)
 
 
 class RevokeBotAccount(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    token: str = Field(max_length=200)
+    token: str = Field(max_length=200, description=TOKEN_RULE)
 
 
 def _create_account(session: Session, name: str) -> tuple[str, str]:
@@ -266,7 +300,9 @@ class _StrictJSONRequest(Request):
             try:
                 self._json = parse_json(await self.body())
             except BadJSON as e:
-                raise HTTPException(422, str(e)) from None
+                # FastAPI answers a JSONDecodeError as a validation error ("json_invalid", its
+                # message in ctx.error), which validation.explain words with what the route reads.
+                raise json.JSONDecodeError(str(e), "", 0) from None
         return self._json
 
 
@@ -325,12 +361,14 @@ def create_app(
             database_check.close()
             await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None, max_body_size=MAX_BODY)
+    app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.router.route_class = StrictJSONRoute
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.state.metrics = metrics
     app.state.database_check = database_check
+    app.add_middleware(RequestLimits)  # inside the counter, which counts its refusals
     app.add_middleware(HTTPErrorCounter, metrics=metrics)
+    install_pages(app)
 
     def rooms(request: Request | WebSocket) -> RoomManager:
         manager: RoomManager = request.app.state.rooms
@@ -359,7 +397,11 @@ def create_app(
         return page("history.html")
 
     @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: int) -> FileResponse:
+    async def replay_page(game_id: int, request: Request) -> FileResponse:
+        # A game that is not there gets the site's "nothing here" page, not a replay page
+        # offering to download a record that does not exist.
+        if not 1 <= game_id <= MAX_ID or not await rooms(request).store.call(lambda s: _finished(s, game_id)):
+            raise HTTPException(404, f"there is no finished game {game_id}: the history lists every game that ended")
         return page("replay.html")
 
     @app.get("/ladder", include_in_schema=False)
@@ -501,12 +543,12 @@ def create_app(
         return answer
 
     @app.get("/api/tables/{code}")
-    async def table_info(code: str, request: Request) -> dict[str, Any]:
+    async def table_info(code: TableCode, request: Request) -> dict[str, Any]:
         answer: dict[str, Any] = await _table_call(request, code, "table", {})
         return answer
 
     @app.post("/api/tables/{code}/join")
-    async def join(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+    async def join(code: TableCode, body: JoinTable, request: Request) -> dict[str, Any]:
         answer: dict[str, Any] = await _table_call(request, code, "join", {"name": body.name})
         return answer
 
@@ -515,9 +557,13 @@ def create_app(
         return await rooms(request).store.call(_finished_games)
 
     @app.get("/api/games/{game_id}", response_model=None)
-    async def game_record(game_id: int, request: Request, download: int = 0) -> JSONResponse:
+    async def game_record(
+        request: Request,
+        game_id: Annotated[int, PathParam(description=GAME_RULE)],
+        download: Annotated[int, Query(ge=0, le=1, description=DOWNLOAD_RULE)] = 0,
+    ) -> JSONResponse:
         if not 1 <= game_id <= MAX_ID:  # no such row, and a number the database could not compare
-            raise HTTPException(404, f"no finished game {game_id}: game ids are 1 to {MAX_ID}")
+            raise HTTPException(404, f"no finished game {shown_number(game_id)}: game ids are 1 to {MAX_ID}")
         record = await rooms(request).store.call(lambda s: _record(s, game_id))
         if record is None:
             raise HTTPException(404, f"no finished game {game_id}")
@@ -525,7 +571,9 @@ def create_app(
         return JSONResponse(record, headers=headers)
 
     @app.get("/api/ladder")
-    async def ladder_board(request: Request, preset: str | None = None) -> dict[str, Any]:
+    async def ladder_board(
+        request: Request, preset: Annotated[str | None, Query(description=PRESET_RULE)] = None
+    ) -> dict[str, Any]:
         """The bot ladder: per preset, the bots by rating (ordinal = mu - 3 sigma), best first."""
         if preset is not None:
             try:
@@ -582,17 +630,18 @@ def create_app(
                 if not isinstance(room, Room):  # another process runs the table: relay to it
                     assert manager.cluster is not None
                     with contextlib.suppress(WebSocketDisconnect):
-                        await relay_frames(
+                        room = await relay(
                             manager.cluster,
                             manager.gateway,
                             conn,
-                            room.code,
-                            room.owner,
+                            room,
                             {"token": hello.token, "name": hello.name},
                             lambda: receive(websocket),
                             refuse_here,
+                            manager.take_over,
                         )
-                    return
+                    if not isinstance(room, Room):  # served there, or told why not
+                        return
                 await room.attach(conn, hello.token, hello.name)
             except RoomError as e:
                 conn.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
@@ -675,6 +724,12 @@ async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
         elif isinstance(message, CallBots):
             told = await room.call_bots(conn)
             conn.send({"type": "called", "bots": told, "ref": message.ref})
+        elif isinstance(message, Rename):
+            await rename_seat(room, conn, message.name, message.ref)
+        elif isinstance(message, Finish):
+            await finish_now(room, conn)
+        elif isinstance(message, ForfeitGame):
+            await forfeit_seat(room, conn, message.reason)
         elif isinstance(message, Hello):
             raise RoomError("bad_message", "hello comes once, first")
         conn.refused_in_a_row = 0
@@ -739,12 +794,17 @@ def _finished_games(session: Session) -> list[dict[str, Any]]:
             "title": PRESETS[game.preset].title if game.preset in PRESETS else game.preset,
             "seats": game.seats,
             "winners": game.winners or [],
+            "forfeit": recorded_forfeit(game.record),
             "rounds": game.rounds,
             "started": as_utc(game.started_at).isoformat(timespec="seconds"),
             "finished": as_utc(game.finished_at).isoformat(timespec="seconds") if game.finished_at else None,
         }
         for game, code in rows
     ]
+
+
+def _finished(session: Session, game_id: int) -> bool:
+    return session.scalar(select(GameRow.id).where(GameRow.id == game_id, GameRow.status == "finished")) is not None
 
 
 def _record(session: Session, game_id: int) -> dict[str, Any] | None:

@@ -12,11 +12,15 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules import Economy, Options, OptionsError, find_preset, merge_overrides
+from ..rules import PRESETS, Economy, Options, OptionsError, find_preset, merge_overrides
 
 NAME_MAX = 24
 CHAT_MAX = 300
 MAX_TURN_SECONDS = 3600  # a turn timer is 0 (none) to this
+# The size of an HTTP request (sizes.py answers one that is bigger): a few hundred bytes for
+# every request the site makes, with room to spare.
+MAX_BODY = 64 * 1024  # bytes of a request's body
+MAX_URL = 2048  # bytes of a request's address: its path and query string, as sent
 
 
 class RoomError(Exception):
@@ -46,6 +50,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # disguise a name (control characters, zero-width and bidi-override formatting like U+202E).
 _HIDDEN = {"Cs": "a lone surrogate", "Cc": "a control character", "Cf": "an invisible formatting character"}
 NAME_RULE = f"a name has 1 to {NAME_MAX} letters, digits, punctuation marks, symbols or spaces"
+# What a request's fields take: said when one is refused (validation.py), and in /api/docs.
+PRESET_RULE = f"a preset is one of {', '.join(PRESETS)}"
+OPTIONS_RULE = (
+    'a JSON object of the preset\'s options to change, by RULES.md 2.1 names, e.g. {"num_players": 4} '
+    "(left out: the preset as it is)"
+)
 
 
 def clean_name(name: object) -> str:
@@ -53,8 +63,10 @@ def clean_name(name: object) -> str:
     if not isinstance(name, str):
         raise RoomError("bad_message", "a name is text")
     name = " ".join(name.split())  # every kind of space and line break becomes one space
-    if not 1 <= len(name) <= NAME_MAX:
-        raise RoomError("bad_message", NAME_RULE)
+    if not name:
+        raise RoomError("bad_message", f"{NAME_RULE}, not an empty name")
+    if len(name) > NAME_MAX:
+        raise RoomError("bad_message", f"{NAME_RULE}, not {len(name):,} characters")
     for ch in name:
         what = _HIDDEN.get(unicodedata.category(ch))
         if what is not None:
@@ -83,11 +95,12 @@ MAX_MOVES = 50_000  # the moves one turn may offer: bids x pushes x raises
 OFF_LOOP_MOVES = 2_000  # a table whose turns may offer more has them listed off the event loop
 
 
-def _shown(value: int) -> str:
+def shown_number(value: int) -> str:
+    """`value` in words short enough to show back, however many digits it has."""
     if abs(value) < 10**12:
         return str(value)
     size = abs(value).bit_length()  # str() of more than 4,300 digits is refused: count them another way
-    digits = len(str(abs(value))) if size < 14_000 else f"about {int(size * 0.30103):,}"
+    digits = f"{len(str(abs(value))):,}" if size < 14_000 else f"about {int(size * 0.30103):,}"
     return f"a {'negative ' if value < 0 else ''}number of {digits} digits"
 
 
@@ -97,7 +110,7 @@ def _within(name: str, value: Any, low: int, high: int) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
     if not low <= value <= high:
-        raise OptionsError(f"{name} must be {low} to {high} at a table, not {_shown(value)}")
+        raise OptionsError(f"{name} must be {low} to {high} at a table, not {shown_number(value)}")
     return value
 
 
@@ -176,12 +189,30 @@ def check_table_limits(options: Mapping[str, Any]) -> None:
     bids, pushes, raises = _turn_size(cups, faces, push is True or str(push).lower() in ("yes", "true", "on"), chips)
     moves = (bids + 1) * pushes * raises
     if moves > MAX_MOVES:
-        parts = [f"{bids:,} bids"] + [f"{pushes:,} pushes"] * (pushes > 1) + [f"{raises:,} raises"] * (raises > 1)
-        fewer = "players, dice, faces or chips" if raises > 1 else "players, dice or faces"
-        raise OptionsError(
-            f"these options give a player up to {moves:,} moves in a turn ({' x '.join(parts)}): "
-            f"a table allows at most {MAX_MOVES:,}: choose fewer {fewer}"
-        )
+        raise OptionsError(_too_big(n, cups, faces, pushes > 1, chips if raises > 1 else None, moves))
+
+
+def _too_big(players: int, cups: list[int], faces: int, push: bool, chips: int | None, moves: int) -> str:
+    """Why a table is too big, in what a player chooses (players, dice, faces, pushing, chips),
+    with the limit it breaks (the choices one turn may offer)."""
+    most, least = max(cups), min(cups)
+    dice = _plural(most, "die", "dice") + " each" if most == least else f"up to {_plural(most, 'die', 'dice')}"
+    what = "dice and chips" if chips is not None else "dice to push" if push else "dice"
+    setup = f"{players} players with {dice} ({faces} faces)"
+    if chips is not None:
+        setup += f" and {chips:,} chips each"
+    if push:
+        setup += ", pushing allowed"
+    levers = ["players", "dice", "faces"] + (["chips"] if chips is not None else [])
+    lower = ", ".join(levers[:-1]) + f" or {levers[-1]}" + (" (or play without pushing)" if push else "")
+    return (
+        f"too many {what} for one table: {setup} would give a turn up to {moves:,} moves to choose from, "
+        f"and a table allows at most {MAX_MOVES:,}; lower the {lower}"
+    )
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def build_options(preset: str, overrides: dict[str, Any], num_players: int | None = None) -> Options:

@@ -18,11 +18,13 @@ from sqlalchemy import select
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
 from .botaccounts import BotLobby, account_of, revoked_among
-from .cluster import RENEW_EVERY, Cluster, RemoteError
+from .cluster import LEASE_SECONDS, RENEW_EVERY, Cluster, RemoteError
+from .forfeit import restored_forfeit
 from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
 from .metrics import ServerMetrics
 from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
 from .rooms import Room, Settings, log
+from .seatnames import join_answer
 from .storage import Store, TableRow
 from .tablerows import Seat, _create_table, _load_table
 
@@ -201,6 +203,9 @@ class RoomManager:
             room.state = game_state
             room.game_id = g["id"]
             room.seed = g["seed"]
+            # A forfeit ends a game whose steps do not: its record says who forfeited and why.
+            assert room.game is not None
+            room.forfeited = restored_forfeit(g.get("forfeit"), g["seats"], room.game.options)
         # Nobody is connected to a table just loaded: its people are away from now on, so their
         # turns fall to a bot after the grace period, as for anyone who loses the connection.
         now = time.monotonic()
@@ -296,6 +301,7 @@ class RoomManager:
         for relayed in self.gateway.relayed.values():
             relayed.conn.close_code, relayed.conn.close_reason = MOVED, MOVED_REASON
             relayed.conn.stop()
+            relayed.settled.set()  # a socket still waiting for its owner's first answer: done waiting
 
     # ----- several processes (docs/scaling.md) -----
 
@@ -382,17 +388,21 @@ class RoomManager:
     async def table_call(self, code: str, method: str, args: dict[str, Any]) -> Any:
         """Do `method` at the table `code` wherever it runs (here, or through the process that
         runs it); None if there is no such table. RoomError as the table refuses."""
+        target = await self.locate(code)
         for _ in range(3):
-            target = await self.locate(code)
             if target is None:
                 return None
             if isinstance(target, Room):
                 return await self._table_method(target, method, args)
             assert self.cluster is not None
+            if not await self.cluster.listening(target.owner):  # gone: wait for its lease to expire
+                target = await self.take_over(target)
+                continue
             try:
                 return await self.cluster.call(target.owner, method, {**args, "code": target.code})
             except RemoteError as e:
                 if e.code == "moved":  # it let the table go meanwhile: look again
+                    target = await self.locate(code)
                     continue
                 if e.code == "no_table":
                     return None
@@ -403,12 +413,27 @@ class RoomManager:
                 ) from None
         raise RoomError("not_ready", "the table is changing servers: try again")
 
+    async def take_over(self, gone: RemoteTable) -> Room | RemoteTable | None:
+        """Where the table `gone.code` runs once its lease has left `gone.owner`, a process that
+        no longer reads its messages (killed: its lease stands until it expires, within
+        LEASE_SECONDS): here if this process takes it, or wherever another took it first. If
+        the owner keeps renewing its lease (it was only cut off from Redis for a moment), the
+        owner again, after at most a lease's time."""
+        assert self.cluster is not None
+        deadline = time.monotonic() + LEASE_SECONDS + RENEW_EVERY
+        while True:
+            found = await self.locate(gone.code)
+            if not isinstance(found, RemoteTable) or found.owner != gone.owner or time.monotonic() >= deadline:
+                return found
+            left = min(await self.cluster.lease_left(gone.code), deadline - time.monotonic())
+            await asyncio.sleep(max(0.0, left) + 0.02)  # just after Redis lets the lease go
+
     async def _table_method(self, room: Room, method: str, args: dict[str, Any]) -> Any:
         if method == "table":
             return room.table_json(self.base_url)
         if method == "join":
             seat, token = await room.join(str(args["name"]))
-            return {"seat": seat, "token": token, "code": room.code}
+            return join_answer(room, seat, token, str(args["name"]))
         if method == "seat_account":
             seat, token = await room.seat_account(str(args["name"]), args["seat"])
             return {"seat": seat, "token": token, "code": room.code}

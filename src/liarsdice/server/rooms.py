@@ -26,6 +26,7 @@ from ..bots import BOT_LEVELS, Bot, make_bot
 from ..record import Recorder
 from ..rules import (
     Game,
+    GameOver,
     GameState,
     IllegalAction,
     InvalidText,
@@ -35,6 +36,7 @@ from ..rules import (
     Turn,
     action_from_list,
     find_preset,
+    redact,
 )
 from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, REVOKED, account_of, still_live
 from .connection import FLOOD_LIMIT, MAX_MESSAGE, RATE_BURST, RATE_PER_SECOND, Connection
@@ -126,6 +128,10 @@ class Room:
     # One bot per seat, kept across moves: the strong bot learns how each seat bids.
     bots: dict[int, Bot] = field(default_factory=dict)
     bot_levels: dict[int, tuple[str, int | None]] = field(default_factory=dict)  # seat -> (level, game)
+    # The events that ended the game, per operator's program: told it (game_over) as it is closed.
+    program_ends: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    # This game's forfeit, if a bot account's seat forfeited it (forfeit.py): seat, reason, result.
+    forfeited: dict[str, Any] | None = None
     touched: float = field(default_factory=time.monotonic)  # last asked for or left
     closed: bool = False
     _options: tuple[Any, Options] | None = None
@@ -182,10 +188,11 @@ class Room:
             "spectators": sum(1 for c in self.conns if c.seat is None and not c.closed),
             "game_id": self.game_id,
             "games_played": self.games_played,
+            "forfeit": self.forfeited,
         }
 
     def deadline_ms(self) -> int | None:
-        if self.state is None or self.turn_seconds <= 0 or self.state.to_act is None:
+        if self.state is None or self.turn_seconds <= 0 or self.state.to_act is None or self.status != "playing":
             return None
         seat = self.state.to_act
         if self.seats[seat].kind != "human":
@@ -203,12 +210,23 @@ class Room:
         assert self.state is not None and self.game_id is not None
         # A bot account's seat is also told its view in the bot protocol's words (the same
         # per-seat view), so `liarsdice bot connect` can hand its program a PlayerView.
-        account = seat is not None and account_of(self.seats[seat].bot_level) is not None
-        view = own_view_json(self.state, seat, account)
+        view = self.own_json(seat)
         view.update(
             public_view_json(self.state, self.game_id, deadline, self.steps_done, reveal_until, self.round_moves)
         )
         return view
+
+    def own_json(self, seat: int | None) -> dict[str, Any]:
+        """`seat`'s own part of its GameView. A game a forfeit ended stops at a turn that nobody
+        may take: no seat is offered a move in it."""
+        assert self.state is not None
+        account = seat is not None and account_of(self.seats[seat].bot_level) is not None
+        own = own_view_json(self.state, seat, account)
+        if self.status != "playing":
+            own["legal"] = None
+            if "bot_view" in own:
+                own["bot_view"]["legal"] = []
+        return own
 
     def broadcast_table(self) -> None:
         for conn in list(self.conns):
@@ -231,8 +249,7 @@ class Room:
             seat = conn.seat
             body = cache.get(seat)
             if body is None:
-                account = seat is not None and account_of(self.seats[seat].bot_level) is not None
-                own = json.dumps(own_view_json(self.state, seat, account), separators=(",", ":"), allow_nan=False)
+                own = json.dumps(self.own_json(seat), separators=(",", ":"), allow_nan=False)
                 body = cache[seat] = f"{own[:-1]},{public[1:]}"
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
@@ -567,6 +584,8 @@ class Room:
         self.status = "playing"
         self.games_played += 1
         self.auto.clear()
+        self.forfeited = None
+        await self._start_programs()
         await self._advance(self.state, [])
         self.broadcast_table()
 
@@ -631,6 +650,7 @@ class Room:
         for (before, action, after, events), row in zip(pending, rows, strict=True):
             self.recorder.note(before, action, after, events, row)
             ended = self._note_round(before, events) or ended
+        self._tell_programs(pending)
         self.manager.metrics.actions.inc(sum(1 for before, _, _, _ in pending if not before.is_chance))
         if moves_bound(current.options) > OFF_LOOP_MOVES:
             # Every view of the seat to act lists all its moves (the state keeps them): at a big
@@ -693,6 +713,8 @@ class Room:
         record = self.recorder.to_json()
         result = self.state.result
         winners = [self.state.seats[s] for s in result.winners] if result is not None else []
+        if self.forfeited is not None:  # every seat but the one that forfeited shares first place
+            winners = [name for i, name in enumerate(self.state.seats) if i != self.forfeited["seat"]]
         rounds = len(record["rounds"])
         game_id = self.game_id
         await self.store.call(lambda s: _finish_game(s, self.table_id, game_id, record, winners, rounds))
@@ -794,14 +816,43 @@ class Room:
         self.bot_levels[seat] = key
         return bot
 
+    async def _start_programs(self) -> None:
+        """Start this game's operator's programs before its first step, so that each is told all
+        of it, as `play` tells a program; a seat whose program cannot start is played by the
+        probability bot for the game (not started again at each of its moves)."""
+        for seat, s in enumerate(self.seats):
+            if s.kind != "bot" or s.bot_level is None or not s.bot_level.startswith(OPERATOR_LEVEL):
+                continue
+            try:
+                await self._bot_for(seat, s.bot_level)
+            except Exception:
+                log.exception("bot %s could not start at table %s: a probability bot plays", s.bot_level, self.code)
+                self.bots[seat] = make_bot("probability", None)
+                self.bot_levels[seat] = (s.bot_level, self.game_id)
+
+    def _tell_programs(self, steps: list[tuple[GameState, Any, GameState, tuple[Any, ...]]]) -> None:
+        """Tell each operator's program of this game the events of these steps as its seat may
+        see them (its act requests carry them, as in `play`); the events that end the game are
+        kept to go with its close: game_over, then quit."""
+        for seat, (level, game_id) in self.bot_levels.items():
+            observe = getattr(self.bots.get(seat), "observe", None)
+            if observe is None or not level.startswith(OPERATOR_LEVEL) or game_id != self.game_id:
+                continue
+            events = tuple(redact(e, seat) for _, _, _, step in steps for e in step)
+            if any(isinstance(e, GameOver) for e in events):
+                self.program_ends[seat] = events
+            elif events:
+                observe(events)  # kept for its next request: no message is written here
+
     def _close_programs(self) -> None:
         """Let the operator's programs go (at the end of a game, or when the table is put away)."""
         for seat, (level, _game) in list(self.bot_levels.items()):
             if level.startswith(OPERATOR_LEVEL):
                 bot = self.bots.pop(seat, None)
                 if bot is not None:
-                    _close_later(bot)
+                    _close_later(bot, self.program_ends.pop(seat, ()))
                 del self.bot_levels[seat]
+        self.program_ends.clear()
 
     # ----- chat -----
 
@@ -823,9 +874,21 @@ class Room:
             conn.stop()
 
 
-def _close_later(bot: Bot) -> None:
-    """Close a bot program in a thread of its own: closing waits for it to quit."""
-    threading.Thread(target=bot.close, name="close bot", daemon=True).start()
+def _close_later(bot: Bot, last: tuple[Any, ...] = ()) -> None:
+    """Close a bot program in a thread of its own (closing waits for it to quit), telling it
+    first the `last` events of its game, which end it (its game_over)."""
+
+    def run() -> None:
+        try:
+            observe = getattr(bot, "observe", None)
+            if last and observe is not None:
+                observe(last)
+        except Exception:
+            log.exception("could not tell a bot program its game is over")
+        finally:
+            bot.close()
+
+    threading.Thread(target=run, name="close bot", daemon=True).start()
 
 
 def __getattr__(name: str) -> Any:

@@ -297,7 +297,9 @@ export function rulesSummary(options) {
   if (!options) return [];
   const out = [];
   const wild = wildFace(options);
-  out.push(`${options.num_players} players, ${options.dice_per_player} dice each, ${options.faces} faces`);
+  const dice = options.dice_per_player;
+  const each = Array.isArray(dice) ? (dice.every((d) => d === dice[0]) ? `${plural(dice[0], "die", "dice")} each` : `dice: ${dice.join(", ")}`) : `${plural(dice, "die", "dice")} each`;
+  out.push(`${options.num_players} players, ${each}, ${options.faces} faces`);
   out.push(wild ? wildWords(options, wild) : "no wilds");
   const note = wild ? wildBidNote(options, wild) : null;
   if (note) out.push(note);

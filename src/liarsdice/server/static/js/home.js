@@ -1,8 +1,12 @@
 // The home page: create a table, join one by code, the lobby of open tables.
 
-import { $, api, fill, h, plural, prefs, seats, timeAgo } from "./common.js";
+import { $, api, capitalize, fill, h, plural, prefs, seats, timeAgo } from "./common.js";
 
-const state = { presets: [], lobbyTimer: null };
+const state = { presets: [], lobbyTimer: null, checkTimer: null, checkSeq: 0 };
+
+// A table's limits (GET /api/limits; these until it answers): the form's fields take them, with
+// the preset's own range of players, so a number out of range is said before Create.
+const limits = { players: [2, 12], dice: [1, 20], faces: [2, 20], chips: [0, 1000], turn_seconds: [0, 3600] };
 
 // Options shown under "More rules": RULES.md 2.1 names, each with its values in words.
 const MORE = [
@@ -63,7 +67,8 @@ function buildMoreFields() {
       "div",
       { class: "field", id: "chips-field", hidden: true },
       h("label", { for: "opt-chips", text: "Starting chips" }),
-      h("input", { id: "opt-chips", type: "number", min: 1, max: 1000, inputmode: "numeric" }),
+      h("input", { id: "opt-chips", type: "number", min: 0, max: 1000, inputmode: "numeric", "aria-describedby": "chips-hint" }),
+      h("span", { id: "chips-hint", class: "hint", text: "0 to 1000" }),
     ),
   );
 }
@@ -71,12 +76,11 @@ function buildMoreFields() {
 function presetChanged() {
   const p = currentPreset();
   if (!p) return;
-  $("#preset-desc").textContent = p.description || "";
+  fill($("#preset-desc"), `${p.description || ""} `, h("a", { href: `/rules/${encodeURIComponent(p.name)}`, target: "_blank", rel: "noopener", text: "The full rules" }));
   const players = $("#players");
-  players.min = p.min_players ?? 2;
-  players.max = p.max_players ?? 12;
   players.value = p.default_players ?? p.options?.num_players ?? 4;
   players.disabled = p.min_players === p.max_players && p.min_players !== undefined && p.max_players !== null;
+  applyLimits();
   const o = p.options || {};
   $("#dice").value = Array.isArray(o.dice_per_player) ? o.dice_per_player[0] : (o.dice_per_player ?? 5);
   $("#faces").value = o.faces ?? 6;
@@ -96,6 +100,63 @@ function presetChanged() {
   } catch {
     /* ignore */
   }
+  checkForm();
+}
+
+/** The players, dice, faces and chips a table of the chosen preset may have, on the fields. */
+function applyLimits() {
+  const p = currentPreset();
+  const range = (selector, [lo, hi]) => {
+    const input = $(selector);
+    input.min = lo;
+    input.max = hi;
+    const hint = $(`${selector}-hint`);
+    if (hint) hint.textContent = lo === hi ? `only ${lo}` : `${lo} to ${hi}`;
+  };
+  const most = Math.min(limits.players[1], p?.max_players ?? limits.players[1]);
+  range("#players", [Math.max(limits.players[0], p?.min_players ?? limits.players[0]), most]);
+  range("#dice", limits.dice);
+  range("#faces", limits.faces);
+  range("#opt-chips", limits.chips);
+  const turn = $("#turn-seconds");
+  turn.min = limits.turn_seconds[0];
+  turn.max = limits.turn_seconds[1];
+}
+
+async function loadLimits() {
+  try {
+    Object.assign(limits, await api("/api/limits"));
+  } catch {
+    return; // the built-in limits stand; the server checks on Create anyway
+  }
+  applyLimits();
+  checkForm();
+}
+
+/** Say now what Create would refuse: a number out of range at once, and the rest as the
+ * server words it (options that do not go together, a table too big), asked after a pause. */
+function checkForm() {
+  const p = currentPreset();
+  if (!p) return;
+  showError("#create-error", null); // what Create said is about the form as it was
+  for (const input of document.querySelectorAll("#create-form [aria-invalid]")) input.removeAttribute("aria-invalid");
+  clearTimeout(state.checkTimer);
+  const seq = ++state.checkSeq; // an answer to an older form is not said
+  let options;
+  try {
+    options = readOptions(p, false).options;
+  } catch (e) {
+    showError("#create-check", e.message);
+    return;
+  }
+  state.checkTimer = setTimeout(async () => {
+    try {
+      await api("/api/rules", { method: "POST", body: { preset: p.name, options } });
+      if (seq === state.checkSeq) showError("#create-check", null);
+    } catch (e) {
+      if (seq === state.checkSeq && e.status === 422) showError("#create-check", `${capitalize(e.message)}.`);
+    }
+  }, 250);
 }
 
 async function loadPresets() {
@@ -134,14 +195,45 @@ function showError(selector, message) {
   else fill(node, message);
 }
 
-function readInt(selector, what, lo, hi) {
+function readInt(selector, what, lo, hi, focus = true) {
   const input = $(selector);
   const n = Number(input.value);
-  if (!Number.isInteger(n) || n < lo || n > hi) {
-    input.focus();
+  if (input.value.trim() === "" || !Number.isInteger(n) || n < lo || n > hi) {
+    input.setAttribute("aria-invalid", "true");
+    if (focus) input.focus();
     throw new Error(`${what} must be a whole number from ${lo} to ${hi}.`);
   }
   return n;
+}
+
+/** The options and turn timer the form asks for (only what differs from the preset is sent);
+ * an Error saying which field is out of range, and the range, if one is. */
+function readOptions(p, focus = true) {
+  const players = $("#players");
+  const lo = Number(players.min);
+  const hi = Number(players.max);
+  const who = p.title || p.name;
+  let n;
+  try {
+    n = readInt("#players", "Players", lo, hi, focus);
+  } catch {
+    throw new Error(lo === hi ? `${who} is played by ${lo} players.` : `${who} is played by ${lo} to ${hi} players.`);
+  }
+  const options = { num_players: n };
+  const dice = readInt("#dice", "Dice per player", ...limits.dice, focus);
+  const faces = readInt("#faces", "Faces per die", ...limits.faces, focus);
+  const o = p.options || {};
+  if (dice !== Number(Array.isArray(o.dice_per_player) ? NaN : o.dice_per_player)) options.dice_per_player = dice;
+  if (faces !== Number(o.faces)) options.faces = faces;
+  for (const sel of document.querySelectorAll("#more-fields select[data-option]")) {
+    if (sel.value !== sel.dataset.preset) options[sel.dataset.option] = optionValue(sel.dataset.option, sel.value);
+  }
+  const chips = $("#opt-chips");
+  if (!$("#chips-field").hidden && chips.value !== chips.dataset.preset) {
+    options.economy = { starting_chips: readInt("#opt-chips", "Starting chips", ...limits.chips, focus) };
+  }
+  const turnSeconds = readInt("#turn-seconds", "The turn timer", ...limits.turn_seconds, focus);
+  return { options, turnSeconds };
 }
 
 function readName(selector) {
@@ -157,26 +249,14 @@ function readName(selector) {
 async function createTable(event) {
   event.preventDefault();
   showError("#create-error", null);
+  showError("#create-check", null);
   const p = currentPreset();
   const button = $("#create-btn");
   let body;
   try {
     if (!p) throw new Error("Choose the rules first.");
+    const { options, turnSeconds } = readOptions(p);
     const name = readName("#create-name");
-    const options = { num_players: readInt("#players", "Players", Number(p.min_players ?? 2), Math.min(Number(p.max_players ?? 12), 12)) };
-    const dice = readInt("#dice", "Dice per player", 1, 20);
-    const faces = readInt("#faces", "Faces", 2, 20);
-    const o = p.options || {};
-    if (dice !== Number(Array.isArray(o.dice_per_player) ? NaN : o.dice_per_player)) options.dice_per_player = dice;
-    if (faces !== Number(o.faces)) options.faces = faces;
-    for (const sel of document.querySelectorAll("#more-fields select[data-option]")) {
-      if (sel.value !== sel.dataset.preset) options[sel.dataset.option] = optionValue(sel.dataset.option, sel.value);
-    }
-    const chips = $("#opt-chips");
-    if (!$("#chips-field").hidden && chips.value !== chips.dataset.preset) {
-      options.economy = { starting_chips: readInt("#opt-chips", "Starting chips", 1, 1000) };
-    }
-    const turnSeconds = readInt("#turn-seconds", "The turn timer", 0, 3600);
     body = { preset: p.name, name, options, turn_seconds: turnSeconds };
     prefs.name = name;
   } catch (e) {
@@ -230,7 +310,7 @@ async function joinTable(event) {
   button.disabled = true;
   try {
     const got = await api(`/api/tables/${encodeURIComponent(code)}/join`, { method: "POST", body: { name } });
-    seats.set(code, { token: got.token, seat: got.seat, name });
+    seats.set(code, { token: got.token, seat: got.seat, name: got.name ?? name, notice: got.notice ?? null });
     location.assign(`/t/${encodeURIComponent(code)}`);
   } catch (e) {
     button.disabled = false;
@@ -310,10 +390,16 @@ function init() {
   const params = new URLSearchParams(location.search);
   if (params.get("code")) $("#join-code").value = params.get("code").toUpperCase();
   $("#preset").addEventListener("change", presetChanged);
+  for (const kind of ["input", "change"]) {
+    $("#create-form").addEventListener(kind, (ev) => {
+      if (ev.target.id !== "preset" && ev.target.id !== "create-name") checkForm();
+    });
+  }
   $("#create-form").addEventListener("submit", createTable);
   $("#join-form").addEventListener("submit", joinTable);
   $("#watch-btn").addEventListener("click", watchTable);
   loadPresets();
+  loadLimits();
   startLobby();
 }
 

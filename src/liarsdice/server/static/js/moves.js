@@ -3,7 +3,7 @@
 // answer before another can be sent. The page's state and helpers are lent once by `bindMoves`.
 
 import { $, bidWords, capitalize, die, fill, h, parseBid, plural, wildBidNote } from "./common.js";
-import { clamp, defaultFace, exactWord, pickerFaces } from "./rules.js";
+import { blockedFaces, clamp, defaultFace, exactWord, pickerFaces } from "./rules.js";
 
 let S, link, options, mySeat, isMyTurn, seatName;
 
@@ -59,7 +59,7 @@ export function renderCup() {
     const n = S.push.size;
     hint.textContent = n
       ? `${plural(n, "die", "dice")} selected to push with your ${g.words?.bid || "bid"} or pass; the rest of your cup is rerolled.`
-      : `You may push 1 to ${push.max} dice: click them to show them with your ${g.words?.bid || "bid"} or pass (the rest are rerolled).`;
+      : `You may push ${push.max === 1 ? "1 die" : `1 to ${push.max} dice`}: click ${push.max === 1 ? "it" : "them"} to show ${push.max === 1 ? "it" : "them"} with your ${g.words?.bid || "bid"} or pass (the rest are rerolled).`;
     hint.hidden = false;
   } else hint.hidden = true;
 }
@@ -128,9 +128,17 @@ function withExtras(action, { push = true, raise = true } = {}) {
   return Object.keys(extra).length ? [...action, extra] : action;
 }
 
+/** While a ticked raise is not one the rules allow: what the buttons sending it say instead. */
+function raiseProblem() {
+  const econ = S.game?.legal?.economy;
+  if (!econ || !S.raise.on || !S.raise.invalid) return null;
+  const allowed = econ.raise_min === econ.raise_max ? `only ${econ.raise_min}` : `${econ.raise_min} to ${econ.raise_max}`;
+  return S.raise.raw ? `no raise to ${S.raise.raw}: ${allowed} allowed` : `type a raise: ${allowed} allowed`;
+}
+
 function cost() {
   const econ = S.game?.legal?.economy;
-  if (!econ) return null;
+  if (!econ || raiseProblem()) return null;
   if (S.raise.on && S.raise.value !== null) {
     const stake = options()?.economy?.stake;
     const paid = S.game.paid?.[mySeat()] ?? 0;
@@ -178,8 +186,9 @@ export function renderActions() {
       const picker = bidPicker(L, g, !!econ);
       content.push(picker.node);
       primary = picker.submit;
-    } else {
-      content.push(h("p", { class: "muted", text: econ && !econ.can_meet ? `You cannot meet the bet (${econ.owed} owed).` : `No higher ${g.words?.bid || "bid"} is possible.` }));
+    } else if (!econ || econ.can_meet) {
+      // A seat that cannot meet the bet is told so on the bet's line (economyPanel), once.
+      content.push(h("p", { class: "muted", text: `No higher ${g.words?.bid || "bid"} is possible.` }));
     }
     const moves = h("div", { class: "moves", role: "group", "aria-label": "Other moves" });
     if (L.pass) {
@@ -221,7 +230,9 @@ export function renderActions() {
         const b = h("button", { type: "button", class: "danger", "data-move": "accuse", onclick: () => act(withExtras(["accuse"], { push: false })) });
         S.labelers.push(() => {
           const c = cost();
-          b.textContent = `Accuse ${target}${S.raise.on ? `, raising to ${S.raise.value}` : ""}${c ? ` · pay ${c}` : ""}`;
+          const problem = raiseProblem();
+          b.textContent = problem ? `Accuse ${target} · ${problem}` : `Accuse ${target}${S.raise.on ? `, raising to ${S.raise.value}` : ""}${c ? ` · pay ${c}` : ""}`;
+          b.disabled = !!problem || S.pending !== null || !link.isOpen();
         });
         moves.appendChild(b);
         if (!primary) primary = b;
@@ -266,7 +277,7 @@ function economyPanel(econ, g) {
       id: "raise-to",
       min: econ.raise_min,
       max: econ.raise_max,
-      value: S.raise.value,
+      value: S.raise.invalid ? S.raise.raw : S.raise.value,
       inputmode: "numeric",
       style: "width:6rem",
       disabled: !S.raise.on,
@@ -280,32 +291,37 @@ function economyPanel(econ, g) {
       if (check.checked) input.focus();
     });
     // As with the quantity: a raise is sent as typed or refused, never changed into another.
-    const raiseError = h("p", { id: "raise-error", class: "error-text small", role: "alert", hidden: true });
+    // Said on the raise's own line, in place of the range it repeats (a line less on the screen).
+    const raiseError = h("span", { id: "raise-error", class: "error-text small", role: "alert", hidden: true });
+    const range = h("span", { class: "small muted", text: `${econ.raise_min} to ${econ.raise_max}` });
     const checkRaise = () => {
       const raw = input.value.trim();
       const v = Number(raw);
       const ok = raw !== "" && Number.isInteger(v) && v >= econ.raise_min && v <= econ.raise_max;
       S.raise.invalid = !ok;
+      S.raise.raw = raw;
       if (ok) {
         S.raise.value = v;
         input.removeAttribute("aria-invalid");
       } else input.setAttribute("aria-invalid", "true");
       raiseError.textContent = ok ? "" : `${raw === "" ? "Type the new bet" : `The bet cannot be raised to ${raw}`}: ${econ.raise_min} to ${econ.raise_max}.`;
       raiseError.hidden = ok;
+      range.hidden = !ok;
       refreshLabels();
     };
     input.addEventListener("input", checkRaise);
     input.addEventListener("change", checkRaise);
+    if (S.raise.on && S.raise.invalid) checkRaise(); // drawn again mid-turn: the refusal stays said
     node.appendChild(
       h(
         "div",
         { class: "row" },
         h("label", { class: "checkbox", for: "raise-on" }, check, "Raise the bet to"),
         input,
-        h("span", { class: "small muted", text: `${econ.raise_min} to ${econ.raise_max}` }),
+        range,
+        raiseError,
       ),
     );
-    node.appendChild(raiseError);
   }
   return node;
 }
@@ -319,6 +335,15 @@ function economyPanel(econ, g) {
 function bidPicker(L, g, economy) {
   const faces = Number(options()?.faces) || Math.max(...L.bids.map((b) => Number(b[0])));
   const entries = pickerFaces(L.bids, faces);
+  // Faces that cannot be bid say why (a title, and a note under the faces for touch screens).
+  const blocked = blockedFaces(entries, {
+    options: options(),
+    standing: g.standing ? parseBid(g.standing.bid) : null,
+    oneDieRound: !!g.one_die_round,
+    myDice: g.dice?.[mySeat()],
+    diceInPlay: g.dice_in_play,
+    word: g.words?.bid || (economy ? "claim" : "bid"),
+  });
   const standingFace = g.standing ? parseBid(g.standing.bid)?.[1] : null;
   S.pick.face = defaultFace(entries, S.pick.face, standingFace);
   const word = g.words?.bid || (economy ? "claim" : "bid");
@@ -337,8 +362,8 @@ function bidPicker(L, g, economy) {
         role: "radio",
         "data-face": e.face,
         disabled: !e.legal,
-        "aria-label": e.legal ? `${e.face}s${e.face === wild ? ` (wild${wildBidNote(options(), wild) ? `; ${wildBidNote(options(), wild)}` : ""})` : ""}: at least ${e.lo}` : `${e.face}s: not possible`,
-        title: e.legal && e.face === wild ? wildBidNote(options(), wild) || null : null,
+        "aria-label": e.legal ? `${e.face}s${e.face === wild ? ` (wild${wildBidNote(options(), wild) ? `; ${wildBidNote(options(), wild)}` : ""})` : ""}: at least ${e.lo}` : `${e.face}s: ${blocked.byFace.get(e.face)}`,
+        title: e.legal ? (e.face === wild ? wildBidNote(options(), wild) || null : null) : blocked.byFace.get(e.face),
       },
       die(e.face, { wild: e.face === wild, label: "", "aria-hidden": "true", role: null }),
       h("span", { class: "min", "aria-hidden": "true", text: e.legal ? `${e.lo}+` : "—" }),
@@ -356,12 +381,13 @@ function bidPicker(L, g, economy) {
   // says what is allowed; it is never turned into another bid.
   const qtyError = h("p", { id: "bid-qty-error", class: "error-text small", role: "alert", hidden: true });
   fieldset.appendChild(group);
+  if (blocked.notes.length) fieldset.appendChild(h("p", { id: "faces-note", class: "small muted faces-note", text: blocked.notes.join(" ") }));
   fieldset.appendChild(
-    h("div", { class: "qty" }, h("label", { for: "bid-qty", text: "Quantity" }), minus, qtyInput, plus, range),
+    // The button on the quantity's line: one line less, so a turn fits a laptop's screen.
+    h("div", { class: "qty" }, h("label", { for: "bid-qty", text: "Quantity" }), minus, qtyInput, plus, range, submit),
   );
   fieldset.appendChild(qtyError);
   form.appendChild(fieldset);
-  form.appendChild(h("div", { class: "row" }, submit));
 
   function entry() {
     return entries.find((e) => e.face === S.pick.face);
@@ -482,11 +508,14 @@ function bidPicker(L, g, economy) {
     if (!e) return;
     const n = pushFaces().length;
     const c = economy ? cost() : null;
+    const problem = economy ? raiseProblem() : null;
     const bits = [S.pick.invalid ? `${capitalize(word)}: a quantity from ${e.lo} to ${e.hi}` : `${capitalize(word)} ${bidWords(S.pick.qty, e.face)}`];
-    if (n) bits.push(`push ${n}`);
-    if (economy && S.raise.on) bits.push(S.raise.invalid ? "raise: see below" : `raise to ${S.raise.value}`);
+    if (n) bits.push(`push ${plural(n, "die", "dice")}`);
+    if (problem) bits.push(problem);
+    else if (economy && S.raise.on) bits.push(`raise to ${S.raise.value}`);
     if (c) bits.push(`pay ${c}`);
     submit.textContent = bits.join(" · ");
+    submit.disabled = !!S.pick.invalid || !!problem || S.pending !== null || !link.isOpen();
   });
   if (S.pick.face !== null) selectFace(S.pick.face, S.pick.qty === null);
   return { node: form, submit };

@@ -1,19 +1,22 @@
 // The replay page: a game record stepped through round by round and move by move, every die shown.
 
 import { $, api, bidWords, die, fill, formatDate, h, ordinal, parseBid, plural, wildFace } from "./common.js";
+import { forfeitLine, forfeitResult } from "./forfeit.js";
 import { describeAction, outcomeLines, rankingGroups, recordRounds, roundPosition } from "./rules.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const GAME_ID = decodeURIComponent(parts[0] === "replay" && parts[1] ? parts[1] : parts[parts.length - 1] || "");
 
-const R = { record: null, rounds: [], positions: [], at: 0 };
+// `result`: the record's, or for a game a bot account forfeited (its record has none: the steps do
+// not end the game) the forfeit's; `forfeit`: what to say of it.
+const R = { record: null, rounds: [], positions: [], at: 0, result: null, forfeit: null };
 
 function buildPositions() {
   R.positions = [];
   R.rounds.forEach((round, r) => {
     for (let k = 0; k <= round.steps.length; k += 1) R.positions.push({ r, k });
   });
-  if (R.record.result) R.positions.push({ end: true });
+  if (R.result) R.positions.push({ end: true });
 }
 
 function stepText(step) {
@@ -23,7 +26,7 @@ function stepText(step) {
 
 function roundSummary(round) {
   const o = round.outcome;
-  if (!o) return "not finished";
+  if (!o) return R.forfeit && round === R.rounds[R.rounds.length - 1] ? `${R.forfeit.name} forfeited` : "not finished";
   const lines = outcomeLines(o, R.record.options).filter((l) => !/^Counted|^Votes/.test(l));
   return lines.slice(0, 2).join(" ");
 }
@@ -70,13 +73,14 @@ function render() {
     const hand = hands[name];
     const out = !hand || (hand.cup.length === 0 && hand.pushed.length === 0);
     const acted = last && last.seat === name;
+    const chips = econ ? (chipsAt?.[name] ?? (r === 0 ? econ.starting_chips : null)) : null;
     const delta = revealed && o.dice_before && name in o.dice_before ? (o.dice_after?.[name] ?? 0) - o.dice_before[name] : 0;
     return h(
       "div",
       { class: `replay-seat${acted ? " acted" : ""}${out ? " out" : ""}`, "data-name": name },
       h("span", { class: "who" }, h("strong", { text: name }), h("br"), h("span", {
           class: "small muted",
-          text: [out ? (options.goal === "shedding" ? "finished" : "out") : plural(hand.cup.length + hand.pushed.length, "die", "dice"), econ && !out ? `${chipsAt?.[name] ?? (r === 0 ? econ.starting_chips : "?")} chips` : null].filter(Boolean).join(" · "),
+          text: [out ? (options.goal === "shedding" ? "finished" : "out") : plural(hand.cup.length + hand.pushed.length, "die", "dice"), econ && !out ? (chips === null ? "? chips" : plural(chips, "chip")) : null].filter(Boolean).join(" · "),
         })),
       out
         ? h("span", { class: "muted small", text: "—" })
@@ -152,8 +156,11 @@ function scrollWithin(list, item) {
 }
 
 function renderResult() {
-  const result = R.record.result;
+  const result = R.result;
   const groups = rankingGroups(result);
+  const why = $("#final-why");
+  why.textContent = R.forfeit ? R.forfeit.line : "";
+  why.hidden = !R.forfeit;
   fill(
     $("#ranking"),
     groups.map(([place, names]) =>
@@ -212,8 +219,6 @@ async function init() {
     showError("No game is named in the address.");
     return;
   }
-  $("#download").href = `/api/games/${encodeURIComponent(GAME_ID)}?download=1`;
-  $("#download").setAttribute("download", `liarsdice-game-${GAME_ID}.json`);
   let record;
   try {
     record = await api(`/api/games/${encodeURIComponent(GAME_ID)}`);
@@ -221,8 +226,17 @@ async function init() {
     showError(e.status === 404 ? `There is no finished game ${GAME_ID}.` : `The game could not be loaded: ${e.message}`);
     return;
   }
+  // Offered only once there is a record to download.
+  $("#download").href = `/api/games/${encodeURIComponent(GAME_ID)}?download=1`;
+  $("#download").setAttribute("download", `liarsdice-game-${GAME_ID}.json`);
+  $("#download").hidden = false;
   R.record = record;
   R.rounds = recordRounds(record);
+  const forfeit = record.result ? null : record.meta?.forfeit;
+  if (forfeit && (record.seats || []).includes(forfeit.seat)) {
+    R.forfeit = { name: forfeit.seat, line: forfeitLine(forfeit.seat, forfeit.reason) };
+    R.result = forfeitResult(record.seats, forfeit.seat);
+  } else R.result = record.result || null;
   if (!R.rounds.length) {
     showError("This record holds no round.");
     return;

@@ -5,11 +5,12 @@
 import { $, bidWords, capitalize, die, fill, h, ordinal, parseBid, plural, wildFace } from "./common.js";
 import { exactWord, isEconomy, outcomeLines, rankingGroups } from "./rules.js";
 
-let S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hideHostError, showActionError;
+let S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hostSend;
 
 /** Lend this module the table page's state and helpers (once, before any render). */
 export function bindReveal(page) {
-  ({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hideHostError, showActionError } = page);
+  ({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hostSend } = page);
+  window.addEventListener("resize", fitReveal);
 }
 
 export function revealLines(lr) {
@@ -54,8 +55,20 @@ export function closeReveal() {
   $("#play-card").scrollIntoView({ block: "nearest" });
 }
 
+/** Bound the open reveal to the screen below where it starts (style.css reads --reveal-top), so
+ * its Continue is never below the fold; mark its body when the hands scroll inside it. */
+function fitReveal() {
+  const card = $("#reveal-card");
+  if (card.hidden) return;
+  const top = Math.round(card.getBoundingClientRect().top + window.scrollY);
+  if (card.style.getPropertyValue("--reveal-top") !== `${top}px`) card.style.setProperty("--reveal-top", `${top}px`);
+  const body = $("#reveal-body");
+  body.classList.toggle("scrolls", body.scrollHeight > body.clientHeight + 1);
+}
+
 /** Scroll to the card a render asked for (a new reveal or result), once the page is drawn. */
 export function flushBring() {
+  fitReveal();
   const node = S.bring;
   S.bring = null;
   if (node && !node.hidden && !inView(node)) node.scrollIntoView({ block: "start" });
@@ -73,13 +86,17 @@ function roles(lr, word) {
   const add = (name, text) => {
     if (name) (out[name] ||= []).push(text);
   };
+  // Whether the caller won the check (null when the outcome does not say): only a right call
+  // is "called it".
+  const right = lr.winner === null || lr.winner === undefined ? null : lr.winner === lr.caller;
+  const verdict = right === null ? "" : right ? ": right" : ": wrong";
   if (lr.kind === "challenge") {
-    add(lr.caller, "called it");
+    add(lr.caller, right === null ? "challenged" : right ? "called it" : "wrong call");
     add(lr.target, lr.pass_valid !== null && lr.pass_valid !== undefined ? "passed" : word);
   } else if (lr.kind === "exact") {
-    add(lr.caller, `called ${S.game?.words?.exact || exactWord(options())}`);
+    add(lr.caller, `called ${S.game?.words?.exact || exactWord(options())}${verdict}`);
   } else if (lr.kind === "accusation") {
-    add(lr.caller, "accused");
+    add(lr.caller, `accused${verdict}`);
     add(lr.target, word);
   } else if (lr.kind === "folds") {
     add(lr.target, "last one in");
@@ -119,7 +136,8 @@ export function renderReveal() {
       h(
         "span",
         { class: "dice" },
-        faces.map((f) => die(f, { size: "small", wild: f === wild, counted: counts(f), dim: !!bid && !counts(f) })),
+        // In the order of "Your cup" (lowest first), so a player finds the same hand in both.
+        [...faces].sort((a, b) => a - b).map((f) => die(f, { size: "small", wild: f === wild, counted: counts(f), dim: !!bid && !counts(f) })),
         pushed.length ? h("span", { class: "small muted", text: `pushed ${pushed.join(" ")}` }) : null,
       ),
       h(
@@ -145,9 +163,13 @@ export function renderReveal() {
     );
   }
   const moves = Array.isArray(lr.moves) ? lr.moves : [];
+  // The hands and the verdict first, the round's moves after them: at a table of twelve a long
+  // round's moves would push every hand out of the card's first view.
   fill(
     $("#reveal-body"),
     head,
+    h("ul", { class: "hands", "aria-label": "Every hand" }, rows),
+    h("ul", { class: "lines" }, revealLines(lr).filter((l) => !/^Counted /.test(l)).map((l) => h("li", { text: l }))),
     moves.length
       ? h(
           "ol",
@@ -155,8 +177,6 @@ export function renderReveal() {
           moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: m.text || `${seatName(m.seat)}: ${JSON.stringify(m.action)}` })),
         )
       : null,
-    h("ul", { class: "hands", "aria-label": "Every hand" }, rows),
-    h("ul", { class: "lines" }, revealLines(lr).filter((l) => !/^Counted /.test(l)).map((l) => h("li", { text: l }))),
   );
   const button = $("#reveal-continue");
   button.textContent = g.result ? "Close the reveal" : isMyTurn() ? "Continue: your turn" : "Continue";
@@ -168,6 +188,7 @@ export function renderReveal() {
     g.reveal_until && !g.result && S.me.role === "player" ? "The next round's timer starts when everyone has pressed Continue, or when the pause is over." : "";
   if (S.reveal.fresh) {
     S.reveal.fresh = false;
+    $("#reveal-body").scrollTop = 0; // a new reveal is read from its bid down
     card.classList.remove("fresh");
     void card.offsetWidth;
     card.classList.add("fresh");
@@ -200,6 +221,7 @@ export function renderResult() {
   const r = g?.result;
   if (!r) {
     card.hidden = true;
+    $("#rematch-error").hidden = true; // a refused rematch is old news once a game is on
     return;
   }
   const firstSight = card.hidden && S.resultShown !== g.game_id;
@@ -216,6 +238,10 @@ export function renderResult() {
   else if (myPlace !== undefined) headline.textContent = `You finished ${ordinal(myPlace)} of ${seatCount()}. ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
   else headline.textContent = winners.length ? `${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.` : "The game is over.";
   headline.className = `result-headline${myPlace === 1 ? " won" : ""}`;
+  // A forfeit ended the game: who forfeited and why, under who won.
+  const why = $("#result-why");
+  why.textContent = g.forfeit ? g.forfeit.line : "";
+  why.hidden = !g.forfeit;
   if (firstSight) {
     S.resultShown = g.game_id;
     const typing = document.activeElement && document.activeElement.id === "chat-input";
@@ -244,10 +270,7 @@ export function renderResult() {
         class: "primary",
         id: "rematch",
         text: "Rematch",
-        onclick: () => {
-          hideHostError();
-          if (!link.send({ type: "rematch" })) showActionError("You are not connected. Reconnecting…");
-        },
+        onclick: () => hostSend({ type: "rematch" }, "rematch"),
       }),
       h("span", { class: "small muted", text: "Same seats, same rules." }),
     );

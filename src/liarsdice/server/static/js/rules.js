@@ -219,3 +219,43 @@ export function rankingGroups(result) {
   }
   return out;
 }
+
+function facesList(faces) {
+  const words = faces.map((f) => `${f}s`);
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+}
+
+/** Why a face of the bid picker cannot be bid now: a key, and its sentence for these faces. */
+function faceBlock(face, ctx) {
+  const { options: o, standing, oneDieRound, myDice, diceInPlay, word = "bid" } = ctx;
+  const w = wildFace(o);
+  if (!standing) {
+    if (face === w && o?.wild_opening === false && !oneDieRound) return { key: "wild-open", text: () => `${w}s can't open a round in these rules: open on another face.` };
+    return { key: "none", text: (fs) => `No ${word} on ${facesList(fs)} is possible now.` };
+  }
+  const [q, f] = standing;
+  if (oneDieRound && face !== f && o?.one_die_round && o.one_die_round !== "none") {
+    if (o.one_die_round.face_change === "nobody") return { key: "locked", text: () => `Nobody may change the face this round: ${word} more ${f}s.` };
+    if (myDice !== 1) return { key: "locked", text: () => `This round only players with 1 die may change the face: ${word} more ${f}s.` };
+  }
+  if (o?.bid_order === "face_major" && face < f) return { key: "lower", text: (fs) => `A ${word} goes up by face: after ${f}s, not ${facesList(fs)}.` };
+  return { key: "many", text: (fs) => `No ${word} on ${facesList(fs)} beats ${bidWords(q, f)}: ${diceInPlay === 1 ? "there is only 1 die" : `there are only ${diceInPlay} dice`} on the table.` };
+}
+
+/**
+ * Why the faces the picker shows disabled cannot be bid, in a player's words: {byFace: Map(face ->
+ * sentence), notes: [sentence, ...]} (one note per reason, naming all its faces).
+ * `ctx`: {options, standing: [q, f] | null, oneDieRound, myDice, diceInPlay, word}.
+ */
+export function blockedFaces(entries, ctx) {
+  const byFace = new Map();
+  const groups = new Map();
+  for (const e of entries) {
+    if (e.legal) continue;
+    const why = faceBlock(e.face, ctx);
+    byFace.set(e.face, why.text([e.face]));
+    if (!groups.has(why.key)) groups.set(why.key, { text: why.text, faces: [] });
+    groups.get(why.key).faces.push(e.face);
+  }
+  return { byFace, notes: [...groups.values()].map((g) => g.text(g.faces)) };
+}

@@ -14,17 +14,20 @@ import {
   parseBid,
   plural,
   prefs,
-  rulesSummary,
   seats as seatStore,
   wildBidNote,
   wildFace,
   wildWords,
 } from "./common.js";
 import { addChat, bindChat, renderChat, setupChat, showChatError } from "./chat.js";
+import { overByForfeit } from "./forfeit.js";
 import { bindLink, link, showBanner } from "./link.js";
 import { bindMoves, clearPending, hideActionError, renderActions, renderCup, showActionError } from "./moves.js";
 import { bindReveal, closeReveal, flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
 import { clamp, isEconomy } from "./rules.js";
+import { renderRulesBox } from "./rulesbox.js";
+import { bindRename, onRenamed, renameError, renderRename } from "./seatname.js";
+import { bindSkip, renderSkip, skipError } from "./skip.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const CODE = decodeURIComponent(parts[0] === "t" && parts[1] ? parts[1] : parts[parts.length - 1] || "");
@@ -33,12 +36,15 @@ const S = {
   token: null,
   me: { role: null, seat: null, host: false },
   table: null,
-  game: null,
+  game: null, // the game as drawn: `view`, or over with its ranking once the table says a forfeit ended it
+  view: null, // the server's last GameView
   chat: [],
   clockOffset: 0,
   ref: 0,
   pending: null,
   pendingTimer: null,
+  // The refs of the host's messages (and the rematch) sent: a refusal is said where it was asked.
+  hostRefs: new Map(),
   lastSent: null,
   pick: { key: null, face: null, qty: null },
   push: new Set(),
@@ -62,11 +68,15 @@ function onMessage(msg) {
     case "welcome":
       onWelcome(msg);
       break;
-    case "table":
+    case "table": {
       S.table = msg.table;
+      const was = S.game;
+      S.game = overByForfeit(S.view, S.table);
       renderTable();
-      if (S.game) renderTurnLine(); // "a bot is playing for you" follows the table's `auto`
+      if (S.game !== was) renderGame(); // a forfeit ended the game: the table says so, not the state
+      else if (S.game) renderTurnLine(); // "a bot is playing for you" follows the table's `auto`
       break;
+    }
     case "state":
       onState(msg);
       break;
@@ -79,6 +89,9 @@ function onMessage(msg) {
     case "chat_history":
       S.chat = Array.isArray(msg.messages) ? msg.messages.slice(-200) : [];
       renderChat(true);
+      break;
+    case "renamed":
+      onRenamed(msg);
       break;
     case "called":
       $("#invite-note").textContent = `Asked ${msg.bots === 1 ? "the bot account" : `${msg.bots} bot accounts`} online: the first to accept takes the first empty seat.`;
@@ -104,7 +117,7 @@ function onWelcome(msg) {
     // The server does not know this token (the table was closed and opened again, say).
     seatStore.remove(CODE);
     S.token = null;
-    showActionError("Your seat at this table could not be found: you are watching.");
+    showNotice("Your seat at this table could not be found: you are watching.");
   } else if (S.token && msg.role === "player") {
     const saved = seatStore.get(CODE);
     if (saved && saved.seat !== msg.seat) seatStore.set(CODE, { ...saved, seat: msg.seat });
@@ -118,8 +131,10 @@ function onWelcome(msg) {
 function onState(msg) {
   const g = msg.state || null;
   const mineAnswered = S.pending !== null && msg.ref === S.pending;
-  S.game = g;
-  if (mineAnswered || !g || !g.legal) {
+  if (g && S.game && g.game_id !== S.game.game_id) hideActionError(); // a rematch: no refusal of the last game
+  S.view = g;
+  S.game = overByForfeit(g, S.table);
+  if (mineAnswered || !S.game || !S.game.legal) {
     clearPending();
     if (mineAnswered) hideActionError();
   }
@@ -128,7 +143,13 @@ function onState(msg) {
 }
 
 function onError(msg) {
+  if (renameError(msg) || skipError(msg)) return; // said where it was asked
   const text = msg.message || msg.code || "The server refused that.";
+  if (!S.welcomed && S.lastSent === "hello" && msg.code === "not_ready") {
+    // The table is changing servers: it comes on this socket (the welcome hides the banner).
+    showBanner(`${capitalize(text)}…`);
+    return;
+  }
   if (!S.welcomed && S.lastSent === "hello") {
     // The hello was refused: the server closes the socket next.
     if (msg.code === "not_seated") {
@@ -148,6 +169,12 @@ function onError(msg) {
       return;
     }
   }
+  const where = msg.ref !== null && msg.ref !== undefined ? S.hostRefs.get(msg.ref) : undefined;
+  if (where) {
+    S.hostRefs.delete(msg.ref);
+    showHostError(text, where);
+    return;
+  }
   const isMine = S.pending !== null && msg.ref === S.pending;
   if (isMine || msg.code === "illegal" || msg.code === "not_your_turn" || msg.code === "no_game") {
     clearPending();
@@ -165,8 +192,10 @@ function onError(msg) {
     case "call_bots":
     case "configure":
     case "start":
+      showHostError(text, "host");
+      break;
     case "rematch":
-      showHostError(text);
+      showHostError(text, "rematch");
       break;
     case "act":
       clearPending();
@@ -175,11 +204,17 @@ function onError(msg) {
       break;
     case "leave":
       S.leaving = false;
-      showActionError(text);
+      showHostError(text, "host");
       break;
     default:
-      showActionError(text);
+      showNotice(text);
   }
+}
+
+/** A message for the person, in the lobby's place or the game's, whichever is on the screen. */
+function showNotice(text) {
+  if ($("#game-view").hidden) showHostError(text, "host");
+  else showActionError(text);
 }
 
 // ----- helpers about seats -----
@@ -211,6 +246,14 @@ function remainingMs(deadline) {
   return deadline - (Date.now() + S.clockOffset);
 }
 
+/** Milliseconds left on a turn timer, never more than the table's limit: right after a reveal
+ * the server's deadline also holds the reveal pause, before which the turn's timer does not run. */
+function turnMsLeft(deadline) {
+  const left = Math.max(0, remainingMs(deadline));
+  const limit = (S.table?.turn_seconds || 0) * 1000;
+  return limit > 0 ? Math.min(limit, left) : left;
+}
+
 // ----- rendering: the table (seats, header, lobby) -----
 
 function renderTable() {
@@ -226,8 +269,8 @@ function renderTable() {
   $("#spectators").textContent = t.spectators ? `${plural(t.spectators, "spectator")}` : "";
   document.title = `${isMyTurn() ? "● Your turn · " : ""}${title} ${t.code || CODE} · Liar's Dice`;
 
-  const summary = rulesSummary(t.options);
-  $("#rules-text").textContent = summary.join(" · ");
+  renderRulesBox(t);
+  renderRename();
   const extra = [];
   if (t.turn_seconds) extra.push(`Turn timer: ${t.turn_seconds} s; when it runs out a bot plays for you.`);
   else extra.push("No turn timer.");
@@ -240,6 +283,7 @@ function renderTable() {
   const lobby = t.status === "open" && !S.game;
   $("#lobby-view").hidden = !lobby;
   $("#game-view").hidden = lobby;
+  if (!lobby) $("#host-error").hidden = true; // said about the lobby, gone with it
   if (lobby) {
     const host = t.seats[t.host_seat]?.name || "The host";
     const taken = t.seats.length - empty;
@@ -341,7 +385,7 @@ function renderSeats() {
       }
       if (g.passed?.[i]) info.appendChild(h("span", { class: "badge", text: "passed" }));
       if (g.exact_used?.[i] && options()?.exact_limit === "once_per_game") info.appendChild(h("span", { class: "badge", text: `${g.words?.exact || "exact"} used` }));
-      if (g.chips) info.appendChild(h("span", { text: `${g.chips[i]} chips` }));
+      if (g.chips) info.appendChild(h("span", { text: plural(g.chips[i], "chip") }));
       if (g.paid && g.paid[i]) info.appendChild(h("span", { text: `paid ${g.paid[i]}` }));
       if (g.folded?.[i]) info.appendChild(h("span", { class: "badge danger", text: "folded" }));
     }
@@ -364,15 +408,15 @@ function timerBar(deadline) {
 
 function tick() {
   for (const node of document.querySelectorAll("[data-deadline]")) {
-    const left = remainingMs(Number(node.dataset.deadline));
+    const left = turnMsLeft(Number(node.dataset.deadline));
     const total = Number(node.dataset.total) || 60000;
     const frac = clamp(left / total, 0, 1);
     node.firstElementChild.style.width = `${(frac * 100).toFixed(1)}%`;
     node.classList.toggle("low", left < 10000);
-    node.setAttribute("aria-valuenow", String(Math.max(0, Math.ceil(left / 1000))));
+    node.setAttribute("aria-valuenow", String(Math.ceil(left / 1000)));
   }
   for (const node of document.querySelectorAll("[data-countdown]")) {
-    const left = Math.max(0, Math.ceil(remainingMs(Number(node.dataset.countdown)) / 1000));
+    const left = Math.ceil(turnMsLeft(Number(node.dataset.countdown)) / 1000);
     node.textContent = `${left} s left`;
   }
   for (const node of document.querySelectorAll("[data-reveal-until]")) {
@@ -406,7 +450,7 @@ function renderGame() {
   const info = [h("span", { class: "badge accent", text: `Round ${g.round}` })];
   if (g.one_die_round) info.push(h("span", { class: "badge gold", text: S.table?.preset?.startsWith("perudo") ? "Palifico round" : "One-die round", title: "wilds do not count this round" }));
   info.push(h("span", { class: "badge", text: wild ? wildWords(o, wild) : wildFace(o) ? "no wilds this round" : "no wilds", title: wild ? wildBidNote(o, wild) || null : null }));
-  info.push(h("span", { class: "badge", text: `${g.dice_in_play} dice in play` }));
+  info.push(h("span", { class: "badge", text: `${plural(g.dice_in_play, "die", "dice")} in play` }));
   if (g.current_bet !== null && g.current_bet !== undefined) info.push(h("span", { class: "badge", text: `bet ${g.current_bet}` }));
   if (g.round_pot !== null && g.round_pot !== undefined) info.push(h("span", { class: "badge", text: `pot ${g.round_pot}` }));
   if (g.running_pot !== null && g.running_pot !== undefined) info.push(h("span", { class: "badge", text: `running pot ${g.running_pot}` }));
@@ -459,6 +503,7 @@ function renderGame() {
   // the cup
   renderCup();
   $("#watching").hidden = S.me.role === "player";
+  renderSkip();
 
   renderActions();
   renderReveal();
@@ -502,7 +547,7 @@ function announceChanges(g, myTurn) {
   if (revealKey && revealKey !== said.reveal && said.reveal !== undefined) bits.push(`Round ${lr.round} revealed. ${revealLines(lr).join(" ")}`);
   const turnKey = myTurn ? `${g.game_id}:${g.round}:${g.history.length}` : null;
   if (turnKey && turnKey !== said.turn) bits.push(g.legal?.voting ? "Your vote." : "Your turn.");
-  if (g.result && !said.result) bits.push("The game is over.");
+  if (g.result && !said.result) bits.push(g.forfeit ? `${g.forfeit.line} The game is over.` : "The game is over.");
   S.announced = { move: lastKey ?? said.move, reveal: revealKey, turn: turnKey, result: !!g.result };
   if (bits.length) $("#announce").textContent = bits.filter(Boolean).join(" ");
 }
@@ -511,25 +556,31 @@ function announceChanges(g, myTurn) {
 bindLink({ S, CODE, onMessage, clearPending, renderActions, renderConnection });
 bindMoves({ S, link, options, mySeat, isMyTurn, seatName });
 bindChat({ S, link });
-bindReveal({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hideHostError, showActionError });
+bindRename({ S, link, CODE });
+bindSkip({ S, link, mySeat });
+bindReveal({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hostSend });
 
 // ----- host controls -----
 
-function showHostError(text) {
-  const node = $("#host-error");
-  if (!node.closest("[hidden]")) {
-    node.textContent = text;
-    node.hidden = false;
-  } else showActionError(text);
+/** A refusal of the host's lobby controls shows under them (`where` "host"), of the rematch
+ * under the ranking ("rematch"): where the click was, never in the game's move area. */
+function showHostError(text, where = "host") {
+  const node = $(where === "rematch" ? "#rematch-error" : "#host-error");
+  const said = capitalize(text); // the server's words start lower case
+  node.textContent = /[.!?…]$/.test(said) ? said : `${said}.`;
+  node.hidden = false;
 }
 
 function hideHostError() {
   $("#host-error").hidden = true;
+  $("#rematch-error").hidden = true;
 }
 
-function hostSend(msg) {
+function hostSend(msg, where = "host") {
   hideHostError();
-  if (!link.send(msg)) showHostError("You are not connected. Reconnecting…");
+  const ref = ++S.ref;
+  if (!link.send({ ...msg, ref })) showHostError("You are not connected. Reconnecting…", where);
+  else S.hostRefs.set(ref, where);
 }
 
 // ----- joining: the gate -----
@@ -570,7 +621,7 @@ async function joinFromGate(ev) {
   try {
     const got = await api(`/api/tables/${encodeURIComponent(CODE)}/join`, { method: "POST", body: { name } });
     S.token = got.token;
-    seatStore.set(CODE, { token: got.token, seat: got.seat, name });
+    seatStore.set(CODE, { token: got.token, seat: got.seat, name: got.name ?? name, notice: got.notice ?? null });
     $("#gate").hidden = true;
     enterTable();
     link.reconnectNow();
@@ -632,7 +683,7 @@ function setupStatic() {
   $("#leave-seat").addEventListener("click", () => {
     hideHostError();
     if (!link.isOpen() || !link.send({ type: "leave" })) {
-      showActionError("You are not connected: you are still seated. Reconnecting…");
+      showHostError("You are not connected: you are still seated. Reconnecting…", "host");
       return;
     }
     S.leaving = true;
@@ -655,9 +706,11 @@ function setupStatic() {
   $("#call-bots").addEventListener("click", () => hostSend({ type: "call_bots" }));
   $("#start").addEventListener("click", () => hostSend({ type: "start" }));
   $("#cfg-apply").addEventListener("click", () => {
-    const n = Number($("#cfg-turn").value);
-    if (!Number.isInteger(n) || n < 0 || n > 3600) {
-      showHostError("The turn timer is a whole number of seconds from 0 to 3600.");
+    const raw = $("#cfg-turn").value.trim();
+    const n = Number(raw);
+    if (raw === "" || !Number.isInteger(n) || n < 0 || n > 3600) {
+      const what = raw === "" ? "No turn timer was typed" : `A turn timer of ${raw} seconds is not allowed`;
+      showHostError(`${what}: it is a whole number of seconds from 0 to 3600 (0: no timer).`);
       return;
     }
     hostSend({ type: "configure", turn_seconds: n });
