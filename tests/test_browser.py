@@ -39,10 +39,14 @@ CHROMIUM_ARGS = [
 READY = re.compile(r"liarsdice serving on (http://\S+)")
 GAME_TIME_LIMIT = 100.0  # seconds for the whole game; it takes far less
 
-pytestmark = pytest.mark.skipif(
+NEEDS_CHROMIUM = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
 )
+pytestmark = NEEDS_CHROMIUM
+# The two screens the pages are checked on: a common laptop's, and a phone's.
+LAPTOP = {"viewport": {"width": 1366, "height": 768}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
 
 
 def _artifacts() -> Path:

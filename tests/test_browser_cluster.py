@@ -21,15 +21,12 @@ from typing import Any
 
 import pytest
 
-from test_browser import CHROMIUM, RANKING, _act, _artifacts, _seat_page, _watch_errors, browser
+from test_browser import NEEDS_CHROMIUM, RANKING, _act, _artifacts, _seat_page, _watch_errors, browser
 from test_server_cluster import Node, cluster, urls
 
 __all__ = ["browser", "urls"]  # fixtures, used by name
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 GAME_TIME_LIMIT = 120.0
 

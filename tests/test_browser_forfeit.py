@@ -15,10 +15,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from test_browser import (
-    CHROMIUM,
+    NEEDS_CHROMIUM,
     RANKING,
     Server,
     _act,
@@ -33,10 +31,7 @@ from test_browser import (
 
 __all__ = ["browser", "server"]  # the fixtures, shared with tests/test_browser.py
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 WHY = "Robo forfeited the game: its program did not answer in time (no answer within 5 s)."
 

@@ -14,13 +14,13 @@ import re
 import time
 from typing import Any
 
-import pytest
-
 from test_browser import (
-    CHROMIUM,
     GAME_TIME_LIMIT,
     IN_VIEW,
+    LAPTOP,
+    NEEDS_CHROMIUM,
     PANEL,
+    PHONE,
     SETTLED,
     Server,
     _artifacts,
@@ -35,13 +35,7 @@ from test_browser import (
 
 __all__ = ["browser", "server"]  # the fixtures, shared with tests/test_browser.py
 
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 # Every control a person may use on this turn (the move panel and the dice to push), where it is
 # with the page scrolled to the top, and the window's size.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from test_browser import (
-    CHROMIUM,
+    LAPTOP,
+    NEEDS_CHROMIUM,
+    PHONE,
     Server,
     _artifacts,
     _host,
@@ -25,13 +25,7 @@ from test_browser import (
 
 __all__ = ["browser", "server"]  # the fixtures, shared with tests/test_browser.py
 
-LAPTOP = {"viewport": {"width": 1366, "height": 768}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "has_touch": True}
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="the browser test needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)",
-)
+pytestmark = NEEDS_CHROMIUM
 
 
 def test_the_rules_box_gives_the_tables_whole_rules_and_links_the_full_rules(server: Server, browser: Any) -> None:
