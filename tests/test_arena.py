@@ -158,7 +158,7 @@ def test_single_round_games_report_the_mean_return() -> None:
 def test_lineups_cycle_and_bad_ones_are_refused() -> None:
     assert parse_lineup("random,probability", 5) == ("random", "probability", "random", "probability", "random")
     assert parse_lineup(" Random , probability ") == ("random", "probability")
-    with pytest.raises(ArenaInputError, match="unknown bot level 'genius': the levels are random"):
+    with pytest.raises(ArenaInputError, match="unknown bot level 'genius': the levels are Beginner, Casual"):
         parse_lineup("random,genius")
     with pytest.raises(ArenaInputError, match="at least 2 players"):
         parse_lineup("random")
@@ -195,7 +195,7 @@ def test_cli_runs_an_arena_end_to_end(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--bots", "random,genius"], "unknown bot level 'genius': the levels are random, probability"),
+        (["--bots", "random,genius"], "unknown bot level 'genius': the levels are Beginner, Casual, Skilled"),
         (["--bots", "random"], "at least 2 players, not 1"),
         (["--bots", "random,random", "--players", "1"], "at least 2 players, not 1"),
         (["--bots", "random", "--players", "9"], "perudo is played by 2 to 6 players, not 9"),

@@ -314,7 +314,7 @@ def test_registry_and_make_bot() -> None:
     assert {"random", "probability"} <= set(BOT_LEVELS)
     assert isinstance(make_bot("random", 1), RandomBot)
     assert isinstance(make_bot("probability", None), ProbabilityBot)
-    with pytest.raises(ValueError, match=r"unknown bot level 'genius'.*random.*probability"):
+    with pytest.raises(ValueError, match=r"unknown bot level 'genius'.*Beginner.*Master.*probability.*random"):
         make_bot("genius", 1)
 
 

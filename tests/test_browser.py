@@ -228,7 +228,7 @@ def test_two_players_play_perudo_to_the_end(server: Server, browser: Any) -> Non
         "() => document.querySelectorAll('#seats .seat').length === 3 && "
         "[...document.querySelectorAll('#seats .seat-name')].some(n => n.textContent === 'Bo')"
     )
-    host.select_option("#bot-level", "probability")
+    host.select_option("#bot-level", "skilled")
     host.click("#fill-bots")
     host.wait_for_selector("#start:not([disabled])")
     host.click("#start")

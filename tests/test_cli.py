@@ -118,7 +118,7 @@ def test_arena_bot_logs_go_where_its_help_says(tmp_path: Path) -> None:
     [
         (["arena", "--games", "-3"], "Invalid value for '--games' / '-g': must be at least 1, not -3"),
         (["arena", "--workers", "0", "--bots", "random"], "'--workers' / '-w': must be at least 1, not 0"),
-        (["arena", "--games", "5"], "name the bots with --bots: levels (random, probability"),
+        (["arena", "--games", "5"], "name the bots with --bots: levels (Beginner, Casual, Skilled, Expert or Master"),
         (["exploit", "--bot", "random", "--rounds", "1"], "'--rounds' / '-r': must be at least 2, not 1"),
         (["exploit", "--bot", "random", "--hands", "0"], "'--hands': must be at least 1, not 0"),
         (["exploit", "--bot", "random", "--lookahead", "-1"], "'--lookahead': must be at least 0, not -1"),

@@ -130,12 +130,15 @@ def test_presets_api(client: TestClient) -> None:
     assert perudo["options"]["wild_bid_rule"] == "perudo_half" and perudo["max_players"] == 6
 
 
-def test_bots_api_lists_every_level(client: TestClient) -> None:
+def test_bots_api_lists_the_ladder_strongest_first(client: TestClient) -> None:
     from liarsdice.bots import BOT_LEVELS
 
     levels = client.get("/api/bots").json()
-    assert next(b["level"] for b in levels) == "probability"
-    assert {b["level"] for b in levels} == set(BOT_LEVELS) and all(b["description"] for b in levels)
+    assert [b["name"] for b in levels] == ["Master", "Expert", "Skilled", "Casual", "Beginner"]
+    assert [b["order"] for b in levels] == [5, 4, 3, 2, 1]
+    assert [b["level"] for b in levels if b["default"]] == ["master"]
+    assert levels[0]["aliases"] == ["duel"] and levels[2]["aliases"] == ["probability"]
+    assert all(b["bot"] in BOT_LEVELS and b["description"].endswith(".") for b in levels)
 
 
 def test_create_lobby_join_and_their_refusals(client: TestClient) -> None:
@@ -279,7 +282,7 @@ def test_host_controls_and_refusals(client: TestClient) -> None:
         host.send(type="start")
         assert "every seat" in host.error("not_ready")["message"]
         host.send(type="fill_bots", level="genius")
-        assert "random, probability" in host.error("bad_message")["message"]
+        assert "Beginner, Casual, Skilled, Expert or Master" in host.error("bad_message")["message"]
         host.send(type="configure", options={"num_players": 4, "dice_per_player": 3}, turn_seconds=20)
         info = host.until(lambda m: m["type"] == "table" and m["table"]["options"]["dice_per_player"] == 3)["table"]
         assert len(info["seats"]) == 4 and info["turn_seconds"] == 20

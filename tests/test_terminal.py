@@ -414,13 +414,18 @@ def test_cli_plays_against_every_bot_level(level: str, tmp_path: Path) -> None:
     assert _cli("replay", "--check", str(only_record(tmp_path))).returncode == 0
 
 
-def test_play_help_names_every_bot_level() -> None:
-    from liarsdice.bots import BOT_LEVELS
+def test_play_help_and_presets_show_every_level_whole() -> None:
+    from liarsdice.levels import LADDER
 
-    shown = _cli("play", "--help")
-    assert shown.returncode == 0
-    text = " ".join(shown.stdout.split())
-    assert all(level in text for level in BOT_LEVELS), text
+    for args in (("play", "--help"), ("presets",), ("presets", "soar")):
+        shown = _cli(*args)
+        assert shown.returncode == 0, shown.stderr
+        text = " ".join(shown.stdout.split())
+        assert all(level.sentence in text for level in LADDER), (args, text)
+        # strongest first, the default said, the older names beside their level
+        places = [text.index(f"{level.name} (") if level.aliases else text.index(level.sentence) for level in LADDER]
+        assert places == sorted(places, reverse=True), args
+        assert "Master (the default; also duel)" in text and "Skilled (also probability)" in text
 
 
 def test_cli_person_quits_through_stdin(tmp_path: Path) -> None:

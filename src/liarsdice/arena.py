@@ -105,22 +105,22 @@ class ArenaConfig:
 def parse_lineup(bots: str | Sequence[str], players: int | None = None) -> tuple[str, ...]:
     """The bot of each seat: the levels (or exec:COMMAND programs) given, cycled to `players` seats."""
     from .botproto.spec import check_bot_spec, is_exec, split_bot_list
-    from .bots import BOT_LEVELS
+    from .levels import allowed, is_level, resolve
 
     items = split_bot_list(bots) if isinstance(bots, str) else list(bots)
     names = [b.strip() if is_exec(b) else b.strip().lower() for b in items if b.strip()]
     if not names:
-        raise ArenaInputError(f"--bots names at least one bot level: {', '.join(BOT_LEVELS)}")
+        raise ArenaInputError(f"--bots names at least one bot level: {allowed()}")
     try:
         names = [check_bot_spec(b) if is_exec(b) else b for b in names]
     except ValueError as e:
         raise ArenaInputError(str(e)) from None
-    unknown = [b for b in dict.fromkeys(names) if b not in BOT_LEVELS and not is_exec(b)]
+    unknown = [b for b in dict.fromkeys(names) if not is_exec(b) and not is_level(b)]
     if unknown:
         which = ", ".join(map(repr, unknown))
-        raise ArenaInputError(
-            f"unknown bot level{'s' if len(unknown) > 1 else ''} {which}: the levels are {', '.join(BOT_LEVELS)}"
-        )
+        raise ArenaInputError(f"unknown bot level{'s' if len(unknown) > 1 else ''} {which}: the levels are {allowed()}")
+    # A level by the bot that plays it (Master is duel): results, records and sources name bots.
+    names = [b if is_exec(b) else resolve(b) for b in names]
     n = len(names) if players is None else players
     if n < 2:
         raise ArenaInputError(f"an arena needs at least 2 players, not {n} (list more bots or raise --players)")

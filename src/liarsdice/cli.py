@@ -13,6 +13,9 @@ from typing import Annotated, Any
 import typer
 
 from .cli_help import Group, at_least, between
+from .levels import DEFAULT as DEFAULT_LEVEL
+from .levels import describe as describe_levels
+from .levels import names_in_order as level_names
 from .rules import PRESETS, Options, OptionsError, find_preset, merge_overrides
 
 app = typer.Typer(
@@ -124,7 +127,7 @@ BotFallback = Annotated[
     typer.Option(
         "--bot-fallback",
         help="what plays a move a bot program fails to make (late, illegal, garbage, crashed): "
-        "a bot level, or forfeit (it loses the game)",
+        "a bot level (any case, as for --bots), or forfeit (it loses the game)",
     ),
 ]
 BotTime = Annotated[float, typer.Option("--bot-time", help="seconds a bot program has for each move")]
@@ -148,17 +151,22 @@ BotTranscript = Annotated[
 def exec_settings(fallback: str, move_time: float, log: Path | None, transcript: bool) -> Any:
     """The ExecSettings of --bot-fallback, --bot-time, --bot-log and --bot-transcript (checked)."""
     from .botproto.driver import ExecSettings
-    from .bots import BOT_LEVELS
+    from .levels import allowed, is_level, resolve
 
     fallback = fallback.strip().lower()
-    if fallback != "forfeit" and fallback not in BOT_LEVELS:
-        _fail(f"--bot-fallback is a bot level ({', '.join(BOT_LEVELS)}) or forfeit, not {fallback!r}")
+    if fallback != "forfeit" and not is_level(fallback):
+        _fail(f"--bot-fallback is a bot level, {allowed()}, or forfeit, not {fallback!r}")
+    fallback = fallback if fallback == "forfeit" else resolve(fallback)
     if not 0 < move_time <= 3600:
         _fail(f"--bot-time is above 0 and at most 3600 seconds, not {move_time:g}")
     return ExecSettings(move_time=move_time, fallback=fallback, log_dir=log, transcript=transcript)
 
 
-@app.command(short_help="Play a game in the terminal against bots, or hot-seat.")
+# Every level with its whole sentence, under the options of `play` (\b: click keeps the lines).
+LEVELS_HELP = "\b\n" + "\n".join(describe_levels())
+
+
+@app.command(short_help="Play a game in the terminal against bots, or hot-seat.", epilog=LEVELS_HELP)
 def play(
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
     players: Annotated[int | None, typer.Option("--players", "-n", help="seats at the table")] = None,
@@ -170,11 +178,11 @@ def play(
         typer.Option(
             "--bots",
             "-b",
-            help="the bots, comma-separated, one per bot seat (the last fills the seats left): random, "
-            "probability, cfr, strong, duel, or exec:COMMAND, a program speaking docs/bot-protocol.md "
+            help="the bots, comma-separated, one per bot seat (the last fills the seats left): a level, "
+            f"{level_names()} (any case; below), or exec:COMMAND, a program speaking docs/bot-protocol.md "
             '(exec:"./mybot -x")',
         ),
-    ] = "probability",
+    ] = DEFAULT_LEVEL,
     humans: Annotated[int, typer.Option("--humans", help="people at this terminal (hot-seat; 0: watch bots play)")] = 1,
     name: Annotated[list[str] | None, typer.Option("--name", help="a person's name (repeat for hot-seat)")] = None,
     option: Annotated[
@@ -192,7 +200,7 @@ def play(
             "0 when the output is piped); a person presses Enter instead",
         ),
     ] = None,
-    bot_fallback: BotFallback = "probability",
+    bot_fallback: BotFallback = "skilled",
     bot_time: BotTime = 5.0,
     bot_log: BotLog = None,
     bot_transcript: BotTranscript = False,
@@ -310,7 +318,7 @@ def serve(
     ladder_anchors: Annotated[
         str,
         typer.Option(
-            "--ladder-anchors", help="built-in levels entered in the ladder (comma list, e.g. random,probability)"
+            "--ladder-anchors", help="built-in levels entered in the ladder (comma list, e.g. Beginner,Skilled)"
         ),
     ] = "",
     ladder_tables: Annotated[int, typer.Option("--ladder-tables", help="ladder games in play at once")] = 1,
@@ -563,6 +571,21 @@ def train(
             "--fresh", help="start from nothing, not from this duel's checkpoint (which the run then replaces)"
         ),
     ] = False,
+    seed: Annotated[int | None, typer.Option("--seed", help="seed of the hands sampled (default 0; --all: 22)")] = None,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all", help="train every duel of the plan the package ships (liarsdice/duel/plan.py) not shipped yet"
+        ),
+    ] = False,
+    only: Annotated[str | None, typer.Option("--only", help="--all: only these sizes, e.g. 2v2,3v2")] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", help="--all: only these variants: ones, top, none, perudo, jokers")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", help="--all: duels trained at once, one process each")] = 1,
+    into: Annotated[
+        Path | None, typer.Option("--into", help="--all: the folder of the manifest (default: the package's)")
+    ] = None,
 ) -> None:
     """Train the two-player strategy of the `duel` bot for one round size and cache it.
 
@@ -572,7 +595,15 @@ def train(
     after the iteration under way, or cuts one still going a second later short between two
     hands, and saves both, as at the end; a second Ctrl-C quits at once, losing what the
     checkpoint does not hold. A size that does not fit in the memory available is refused before
-    anything is allocated, with the estimate and the limit."""
+    anything is allocated, with the estimate and the limit.
+
+    --all trains the strategies the package ships instead (README, "Shipped strategies"): each
+    entry of the plan with its iterations from --seed, written with its manifest entry as soon as
+    it is done; one already shipped is skipped, so a run stopped goes on."""
+    if every or only is not None or variant is not None or jobs != 1 or into is not None:
+        single = {"wild": wild, "faces": faces, "option": option, "k": k, "seconds": seconds, "sample": sample}
+        train_all(every, only, variant, jobs, into, seed, iterations, **single, out=out, exact=exact, fresh=fresh)
+        return
     try:
         from .bots.duel import strategies_dir, strategy_key
         from .duel import Stopped, TooBig, default_k, game_for
@@ -660,6 +691,7 @@ def train(
             options,
             dice,
             k=memory,
+            seed=0 if seed is None else seed,
             iterations=iterations,
             seconds=None if seconds is None else seconds - (time.perf_counter() - started),
             sample=sample,
@@ -693,6 +725,60 @@ def train(
         typer.echo(f"strategy: {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
+def train_all(
+    every: bool,
+    only: str | None,
+    variant: str | None,
+    jobs: int,
+    into: Path | None,
+    seed: int | None,
+    iterations: int | None,
+    **single: Any,
+) -> None:
+    """`train --all`: the plan's duels, trained and shipped (liarsdice.duel.rebuild)."""
+    if not every:
+        _fail("--only, --variant, --jobs and --into go with --all")
+    given = [f"--{name}" for name, value in single.items() if value not in (None, False, [])]
+    if given:
+        _fail(f"--all trains the plan's own rules, sizes and memory: {', '.join(given)} do not go with it")
+    if not 1 <= jobs <= 64:
+        _fail(f"--jobs is how many duels train at once: 1 to 64, not {jobs}")
+    if iterations is not None and iterations < 1:
+        _fail("--iterations must be at least 1")
+    try:
+        from .duel import plan, rebuild, shipped
+    except ImportError as e:
+        _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
+    try:
+        entries = plan.select(
+            plan.entries(plan.SEED if seed is None else seed, iterations), only=only, variants=variant
+        )
+    except ValueError as e:
+        _fail(str(e))
+    directory = shipped.SHIPPED_DIR if into is None else into
+    typer.echo(f"{len(entries)} duels of the plan into {directory}")
+    stopping = threading.Event()
+
+    def ask_to_stop(signum: int, frame: Any) -> None:
+        if stopping.is_set():
+            raise KeyboardInterrupt
+        stopping.set()
+        typer.echo("stopping after the iterations under way, then saving (Ctrl-C again quits at once)", err=True)
+
+    previous = {s: signal.signal(s, ask_to_stop) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        rebuild.run(entries, directory, jobs=jobs, echo=typer.echo, stop=stopping)
+        shipped_now = shipped.read_manifest(directory)
+    except (shipped.ManifestError, ValueError) as e:
+        _fail(f"{e} (delete the manifest to train everything again)")
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    typer.echo(f"{directory}: {rebuild.describe(shipped_now)}")
+    if stopping.is_set():
+        raise typer.Exit(1)
+
+
 @app.command(short_help="Play many games among bots; report win rates and ratings.")
 def arena(
     bots: Annotated[
@@ -701,7 +787,8 @@ def arena(
             "--bots",
             "-b",
             help="(required) bot levels, comma-separated, one per seat (cycled to --players), e.g. "
-            'strong,probability; exec:COMMAND seats a program that speaks docs/bot-protocol.md (exec:"./mybot --deep")',
+            "Master,Expert (any case; older names too: duel,strong; see liarsdice presets); exec:COMMAND seats "
+            'a program that speaks docs/bot-protocol.md (exec:"./mybot --deep")',
         ),
     ] = None,
     preset: Annotated[str, typer.Option("--preset", "-p", help=f"one of {', '.join(PRESETS)}")] = "perudo",
@@ -725,7 +812,7 @@ def arena(
     records: Annotated[
         bool, typer.Option("--records/--no-records", help="write every game's record under OUT/records")
     ] = True,
-    bot_fallback: BotFallback = "probability",
+    bot_fallback: BotFallback = "skilled",
     bot_time: BotTime = 5.0,
     bot_log: ArenaBotLog = None,
     bot_transcript: BotTranscript = False,
@@ -770,8 +857,7 @@ def arena(
         _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
     if bots is None:
         _fail(
-            "name the bots with --bots: levels (random, probability, cfr, strong, duel) or exec:COMMAND, "
-            "comma-separated, e.g. --bots strong,probability"
+            f"name the bots with --bots: levels ({level_names()}, any case) or exec:COMMAND, e.g. --bots Master,Expert"
         )
     try:
         lineup = parse_lineup(bots, players)
@@ -846,7 +932,7 @@ def exploit(
     bot: Annotated[
         str | None,
         typer.Option(
-            "--bot", "-b", help="the bot to exploit: a level (random, probability, cfr, strong, duel) or exec:COMMAND"
+            "--bot", "-b", help="the bot to exploit: a level (Beginner to Master, or an older name) or exec:COMMAND"
         ),
     ] = None,
     strategy: Annotated[
@@ -967,7 +1053,7 @@ def _exploit_exact(job: Any, duel: Any) -> None:
 def presets(
     name: Annotated[str | None, typer.Argument(help="show every option of one preset", metavar="PRESET")] = None,
 ) -> None:
-    """List the rule presets, or every option of one."""
+    """List the rule presets, or every option of one; and the bot levels."""
     if name is not None:
         try:
             p = find_preset(name)
@@ -976,9 +1062,11 @@ def presets(
         typer.echo(f"{p.name}: {p.description}")
         for key, value in p.build({"num_players": p.default_players}).to_dict().items():
             typer.echo(f"  {key:20} {json.dumps(value)}")
-        return
-    for p in PRESETS.values():
-        typer.echo(f"{p.name:13} {p.description}")
+    else:
+        for p in PRESETS.values():
+            typer.echo(f"{p.name:13} {p.description}")
+    typer.echo("")
+    typer.echo("\n".join(describe_levels()))
 
 
 bot_app = typer.Typer(
@@ -1069,7 +1157,7 @@ def bot_connect(
     accept: Annotated[
         list[str] | None, typer.Option("--accept", help="accept invitations to this preset only (repeatable)")
     ] = None,
-    fallback: BotFallback = "probability",
+    fallback: BotFallback = "skilled",
     move_time: BotTime = 5.0,
     log: BotLog = None,
     transcript: BotTranscript = False,

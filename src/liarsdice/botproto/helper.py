@@ -75,10 +75,13 @@ def run_bot(
 
 def serve_level(level: str) -> None:
     """Serve a built-in bot level over the protocol: a new bot, seeded by the game, per game."""
-    from ..bots import BOT_LEVELS, Limit, make_bot
+    from ..bots import Limit, make_bot
+    from ..levels import resolve
 
-    if level not in BOT_LEVELS:
-        raise SystemExit(f"unknown bot level {level!r}: the levels are {', '.join(BOT_LEVELS)}")
+    try:
+        level = resolve(level)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
     bot = make_bot(level, 0)
 
     def on_message(message: dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""Bot specs as the command line gives them: a level (`strong`) or a program (`exec:./mybot --deep`).
+"""Bot specs as the command line gives them: a level (`Master`, `strong`) or a program (`exec:./mybot`).
 
 A list is comma-separated: `strong,exec:./mybot --deep,random`. The shell has already eaten the
 quotes of `--bots strong,exec:"./mybot --deep"`, so a comma starts a new entry only where what
@@ -16,14 +16,10 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..levels import all_names, allowed, resolve
+
 EXEC_PREFIX = "exec:"
 _INTERPRETERS = {"python", "python3", "node", "nodejs", "ruby", "perl", "sh", "bash", "java", "deno", "bun", "env"}
-
-
-def _levels() -> Sequence[str]:
-    from ..bots import BOT_LEVELS
-
-    return tuple(BOT_LEVELS)
 
 
 def is_exec(spec: str) -> bool:
@@ -63,7 +59,7 @@ def _split_outside_quotes(text: str) -> list[str]:
 
 def split_bot_list(text: str) -> list[str]:
     """The entries of a `--bots` list (see the module's doc for commas inside commands)."""
-    levels = {name.lower() for name in _levels()}
+    levels = set(all_names())
     entries: list[str] = []
     for part in _split_outside_quotes(text):
         stripped = part.strip()
@@ -76,7 +72,8 @@ def split_bot_list(text: str) -> list[str]:
 
 
 def check_bot_spec(spec: str) -> str:
-    """The spec as used from here on (a level in lower case), or ValueError saying what is wrong."""
+    """The spec as used from here on (a level as the bot that plays it: "Master" is "duel"), or
+    ValueError saying what is wrong."""
     spec = spec.strip()
     if is_exec(spec):
         argv = exec_command(spec)
@@ -93,20 +90,19 @@ def check_bot_spec(spec: str) -> str:
         elif shutil.which(program) is None:
             raise ValueError(f"{spec!r}: no program {program!r} on PATH (give a path, e.g. exec:./{program})")
         return EXEC_PREFIX + spec.strip()[len(EXEC_PREFIX) :].strip()
-    level = spec.lower()
-    if level not in _levels():
+    try:
+        return resolve(spec)
+    except ValueError as e:
         raise ValueError(
-            f"unknown bot level {spec!r}: the levels are {', '.join(_levels())}, or exec:COMMAND for a program "
-            "that speaks the bot protocol (docs/bot-protocol.md)"
-        )
-    return level
+            f"{e}, or exec:COMMAND for a program that speaks the bot protocol (docs/bot-protocol.md)"
+        ) from None
 
 
 def parse_bot_list(text: str) -> list[str]:
     """Every entry of a `--bots` list, checked; ValueError names the first bad one."""
     entries = [e for e in split_bot_list(text) if e]
     if not entries:
-        raise ValueError(f"name at least one bot: {', '.join(_levels())}, or exec:COMMAND")
+        raise ValueError(f"name at least one bot: {allowed()}, or exec:COMMAND")
     return [check_bot_spec(e) for e in entries]
 
 

@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..levels import DEFAULT as DEFAULT_LEVEL
+from ..levels import LADDER, STRONGEST_FIRST
 from ..paths import data_dir
 from ..rules import PRESETS, OptionsError, find_preset
 from .botaccounts import (
@@ -88,7 +90,7 @@ class Ping(_Message):
 
 class FillBots(_Message):
     type: Literal["fill_bots"]
-    level: str = "probability"
+    level: str = DEFAULT_LEVEL  # any level's name or older name, in any case (liarsdice.levels)
 
 
 class ClearBots(_Message):
@@ -449,12 +451,21 @@ def create_app(
         ]
 
     @app.get("/api/bots")
-    async def bots() -> list[dict[str, str]]:
-        """The bot levels a host may seat, the usual choice first."""
-        from ..bots import BOT_LEVELS
-
-        order = sorted(BOT_LEVELS, key=lambda name: (name != "probability", name))
-        return [{"level": name, "description": BOT_LEVELS[name].description} for name in order]
+    async def bots() -> list[dict[str, Any]]:
+        """The bot levels a host may seat, strongest (and the default) first; `order` counts up
+        from the weakest, 1."""
+        return [
+            {
+                "level": level.key,
+                "name": level.name,
+                "description": level.sentence,
+                "order": LADDER.index(level) + 1,
+                "default": level.key == DEFAULT_LEVEL,
+                "aliases": list(level.aliases),
+                "bot": level.bot,
+            }
+            for level in STRONGEST_FIRST
+        ]
 
     @app.get("/api/bots/online")
     async def bots_online(request: Request) -> list[dict[str, str]]:

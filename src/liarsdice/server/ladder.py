@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..bots import BOT_LEVELS
+from ..levels import allowed, is_level, resolve
 from ..match import forfeit_places
 from ..rules import OptionsError, find_preset
 from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL
@@ -91,8 +91,10 @@ def parse_ladder(
             raise LadderError(f"--ladder: {e}") from None
     levels = [a.strip() for a in anchors.split(",") if a.strip()]
     for level in levels:
-        if level not in BOT_LEVELS:
-            raise LadderError(f"--ladder-anchors: unknown bot level {level!r}: the levels are {', '.join(BOT_LEVELS)}")
+        if not is_level(level):
+            raise LadderError(f"--ladder-anchors: unknown bot level {level!r}: the levels are {allowed()}")
+    # Entered as the bot that plays the level ("Skilled" is "probability"): a rating stays its own.
+    levels = [resolve(level) for level in levels]
     entrants = list(dict.fromkeys([*levels, *(OPERATOR_LEVEL + n for n in sorted(operator_bots or {}))]))
     if not 1 <= tables <= MAX_TABLES:
         raise LadderError(f"--ladder-tables is 1 to {MAX_TABLES}, not {tables}")
@@ -103,7 +105,7 @@ def parse_ladder(
     if len(entrants) < 2 or len(entrants) < seats:
         raise LadderError(
             f"the ladder needs at least {max(2, seats)} entrants for {seats} seats, and has {len(entrants)}: "
-            "enter built-in levels with --ladder-anchors (e.g. random,probability) or programs with --bot NAME=COMMAND"
+            "enter built-in levels with --ladder-anchors (e.g. Beginner,Skilled) or programs with --bot NAME=COMMAND"
         )
     overrides: dict[str, Any] = {}
     if dice is not None:

@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..bots import BOT_LEVELS, Bot, make_bot
+from ..bots import Bot, make_bot
+from ..levels import resolve
 from ..record import Recorder
 from ..rules import (
     Game,
@@ -426,8 +427,10 @@ class Room:
 
     async def fill_bots(self, conn: Connection, level: str) -> None:
         self._host(conn)
-        if level not in BOT_LEVELS:
-            raise RoomError("bad_message", f"unknown bot level {level!r}: the levels are {', '.join(BOT_LEVELS)}")
+        try:
+            level = resolve(level)  # stored as the bot that plays it: "Master" is "duel"
+        except ValueError as e:
+            raise RoomError("bad_message", str(e)) from None
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "bots can be seated only before the game starts")

@@ -361,7 +361,7 @@ function renderSeats() {
     top.appendChild(h("span", { class: "seat-name", text: name }));
     if (i === me) top.appendChild(h("span", { class: "badge accent", text: "you" }));
     if (t && i === t.host_seat && ts.kind !== "empty") top.appendChild(h("span", { class: "badge", text: "host" }));
-    if (ts.kind === "bot") top.appendChild(h("span", { class: "badge", text: `bot${ts.bot_level ? ` · ${ts.bot_level}` : ""}` }));
+    if (ts.kind === "bot") top.appendChild(h("span", { class: "badge", text: `bot${ts.bot_level ? ` · ${levelName(ts.bot_level)}` : ""}` }));
     if (ts.bot_account) top.appendChild(h("span", { class: "badge", text: "bot", title: `the bot account ${ts.bot_account}` }));
     if (ts.kind === "human" && !ts.connected) top.appendChild(h("span", { class: "badge", text: "away" }));
     if (ts.auto) top.appendChild(h("span", { class: "badge gold", text: "auto", title: "a bot plays for this seat for now" }));
@@ -697,6 +697,10 @@ function setupStatic() {
     showGate(S.table);
   });
   $("#fill-bots").addEventListener("click", () => hostSend({ type: "fill_bots", level: $("#bot-level").value }));
+  $("#bot-level").addEventListener("change", () => {
+    $("#bot-level").dataset.touched = "1";
+    showBotLevel();
+  });
   $("#clear-bots").addEventListener("click", () => hostSend({ type: "clear_bots" }));
   $("#invite-send").addEventListener("click", () => {
     const bot = $("#invite-bot").value;
@@ -725,17 +729,33 @@ function setupStatic() {
   });
 }
 
-// The bot levels the server has (the page lists the two simplest until it has asked).
+// The bot levels the server has, strongest first, the default chosen (the page lists their names
+// until it has asked); the chosen level's whole sentence shows under the select.
+let botLevels = [];
 async function loadBotLevels() {
+  const select = $("#bot-level");
   try {
-    const levels = await api("/api/bots");
-    const select = $("#bot-level");
-    const chosen = select.value;
-    select.replaceChildren(...levels.map((b) => h("option", { value: b.level, text: `${capitalize(b.level)}: ${b.description}` })));
-    select.value = levels.some((b) => b.level === chosen) ? chosen : levels[0]?.level ?? "";
+    botLevels = await api("/api/bots");
+    const touched = select.dataset.touched === "1";
+    const chosen = touched ? select.value : botLevels.find((b) => b.default)?.level;
+    select.replaceChildren(...botLevels.map((b) => h("option", { value: b.level, text: b.name })));
+    select.value = botLevels.some((b) => b.level === chosen) ? chosen : botLevels[0]?.level ?? "";
+    if (S.table) renderSeats();
   } catch {
     // keep the built-in choices
   }
+  showBotLevel();
+}
+
+function showBotLevel() {
+  const level = botLevels.find((b) => b.level === $("#bot-level").value);
+  $("#bot-level-note").textContent = level ? level.description : "";
+}
+
+// A seat's bot as players know it: its level's name ("duel" is Master), else as the server says.
+function levelName(bot) {
+  const key = String(bot).toLowerCase();
+  return botLevels.find((b) => b.level === key || b.bot === key || b.aliases.includes(key))?.name ?? bot;
 }
 
 // The bots a host may invite (the operator's programs and the bot accounts online), asked for
