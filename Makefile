@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 
-.PHONY: serve play test lint bench bench-server conformance clean
+.PHONY: serve play test lint bench bench-server reference conformance strategies clean
 
 serve: $(VENV)/.installed-server
 	$(BIN)/liarsdice serve $(ARGS)
@@ -35,6 +35,17 @@ bench: $(VENV)/.installed-test
 
 bench-server: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/server_load.py $(ARGS)
+
+# The reference opponent of the strength goals: commit 245049c in .reference/ with a venv of its own
+# (benchmarks/reference.sh; fast once built), played by benchmarks/heads_up.py over the bot protocol.
+reference:
+	PYTHON=$(PYTHON) benchmarks/reference.sh
+
+# Every duel strategy the package ships (README, "Shipped strategies"): hours of training, JOBS at
+# once; stopped (Ctrl-C) it goes on where it stopped. CI never runs it.
+JOBS ?= 2
+strategies: $(VENV)/.installed-test
+	$(BIN)/liarsdice train --all --jobs $(JOBS) $(ARGS)
 
 # The published scenarios, through the published checker, if shared/ is beside this checkout.
 conformance: $(VENV)/.installed
