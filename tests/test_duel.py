@@ -19,7 +19,7 @@ pytest.importorskip("numba")
 from liarsdice.bots import make_bot
 from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
 from liarsdice.cli import app
-from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, train
+from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, shipped, train
 from liarsdice.duel.footprint import estimate, measure
 from liarsdice.match import play_game
 from liarsdice.rules import BidAction, Challenge, Game, preset_options
@@ -38,6 +38,8 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
     monkeypatch.setattr(DuelBot, "_cache", {})
     monkeypatch.setattr(DuelBot, "_not_trained", set())
+    # none of the package's shipped strategies: these tests train or give their own
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "no-shipped-strategies")
     return tmp_path
 
 

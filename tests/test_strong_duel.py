@@ -18,7 +18,7 @@ pytest.importorskip("numba")
 from liarsdice.bots import StrongBot, make_bot
 from liarsdice.bots import strong_duel as sd
 from liarsdice.bots.duel import DuelBot, strategy_key
-from liarsdice.duel import DuelStrategy, default_k, game_for
+from liarsdice.duel import DuelStrategy, default_k, game_for, shipped
 from liarsdice.exploit import Duel, Job, Opponent, Settings, duel_options, run
 from liarsdice.rules import Action, Bid, BidAction, Game, GameState, PlayerView, preset_options
 
@@ -28,6 +28,8 @@ def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
     monkeypatch.setattr(DuelBot, "_cache", {})
     monkeypatch.setattr(DuelBot, "_not_trained", set())
+    # none of the package's shipped strategies: these tests train or give their own
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "no-shipped-strategies")
     sd.KEPT._kept.clear()
 
 
@@ -149,6 +151,20 @@ def test_where_the_round_is_more_than_bids_and_a_call_it_plays_its_own(preset: s
     if view.legal is not None and view.legal.bids:
         assert StrongBot(0).policy(view) == StrongBot(0).scored_policies([view])[0]
     assert sd.plain_duel(duel_options((1, 1)))
+
+
+@pytest.mark.parametrize("preset", ["red-dead", "perudo"])
+def test_the_duel_bot_plays_no_bids_only_strategy_where_exact_may_be_called(preset: str) -> None:
+    # 1 vs 1 has an exact solution of bids and the liar call; spot-on (red-dead) and calza
+    # (perudo) are not in it, so the duel bot plays the strong bot's moves there.
+    options = preset_options(preset, {"num_players": 2, "dice_per_player": 1})
+    assert options.exact != "none"
+    view = Game(options, seats=["A", "B"]).position([(2,), (5,)], starter=0).view(0)
+    bot = DuelBot(0)
+    assert bot.policy(view) == StrongBot(0).policy(view) and bot.source == "fallback"
+    plain = Game(preset_options(preset, {"num_players": 2, "dice_per_player": 1, "exact": "none"}), seats=["A", "B"])
+    bot.policy(plain.position([(2,), (5,)], starter=0).view(0))
+    assert bot.source == "exact"  # the same round without the call: the exact solution
 
 
 def test_without_a_strategy_at_hand_it_plays_its_own_and_trains_nothing() -> None:

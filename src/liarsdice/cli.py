@@ -580,7 +580,8 @@ def train(
     ] = False,
     only: Annotated[str | None, typer.Option("--only", help="--all: only these sizes, e.g. 2v2,3v2")] = None,
     variant: Annotated[
-        str | None, typer.Option("--variant", help="--all: only these variants: ones, top, none, perudo, jokers")
+        str | None,
+        typer.Option("--variant", help="--all: only these variants of ones, top, none, perudo (default) and jokers"),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="--all: duels trained at once, one process each")] = 1,
     into: Annotated[
@@ -750,9 +751,9 @@ def train_all(
     except ImportError as e:
         _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     try:
-        entries = plan.select(
-            plan.entries(plan.SEED if seed is None else seed, iterations), only=only, variants=variant
-        )
+        every_variant = tuple(plan.VARIANTS) if variant else plan.PLANNED  # --variant may name jokers
+        entries = plan.entries(plan.SEED if seed is None else seed, iterations, every_variant)
+        entries = plan.select(entries, only=only, variants=variant)
     except ValueError as e:
         _fail(str(e))
     directory = shipped.SHIPPED_DIR if into is None else into

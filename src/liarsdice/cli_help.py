@@ -71,6 +71,10 @@ METAVARS: dict[str, str] = {
     "--seconds": "SECONDS",
     "--k": "N",
     "--sample": "N",
+    "--only": "SIZES",
+    "--variant": "VARIANTS",
+    "--jobs": "N",
+    "--into": "FOLDER",
     "--token": "TOKEN",
     "--accept": "PRESET",
 }

@@ -6,11 +6,13 @@ player 0. The bot plays, in this order of preference:
 
 1. the exact solution, where the cfr bot has or can quickly compute it (tiny games);
 2. the strategy of the abstract game (`liarsdice.duel`: each player remembers its hand and the
-   last k bids), looked up in memory and in the data directory (`<data dir>/duel/`, where
-   `liarsdice train` writes); small games (up to TRAIN_ON_THE_FLY_WORK) are trained on first
-   use and cached there;
+   last k bids), looked up in memory, then in the data directory (`<data dir>/duel/`, where
+   `liarsdice train` writes: a strategy trained here comes first), then among the strategies
+   shipped in the package (`liarsdice.duel.shipped`, for rounds of exactly their rules); small
+   games (up to TRAIN_ON_THE_FLY_WORK) are trained on first use and cached there;
 3. the strong bot, for everything else: more than two players, a pass or a push in the round, a
-   one-die round (wilds do not count there: another game), a duel nobody has trained.
+   round where exact or spot-on may be called (no strategy here models it), a one-die round
+   (wilds do not count there: another game), a duel nobody has trained.
 """
 
 from __future__ import annotations
@@ -84,17 +86,20 @@ class DuelBot(Bot):
         self.source = ""  # what played the last decision: "exact", "duel" or "fallback"
 
     def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> Any:
-        """The strategy of this duel: from memory or disk, or trained now if small (unless not
-        `train_small`); else None."""
+        """The strategy of this duel: from memory, the data directory or the package's shipped
+        strategies, or trained now if small (unless not `train_small`); else None."""
         try:
             from ..duel import default_k, game_for, train
+            from ..duel.shipped import shipped_strategy
         except ImportError:  # the solver's extra (numba) is not installed
             return None
         try:
             k = default_k(options, dice) if self.k is None else self.k
         except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
             return None
-        key = strategy_key(options, dice, k)
+        name = strategy_key(options, dice, k)
+        # No shipped strategy is for a round with a spot-on call: what is found depends on it.
+        key = name if options.exact == "none" else f"{name}-exact-{options.exact}"
         if key in self._cache:
             return self._cache[key]
         if not train_small and key in self._not_trained:
@@ -109,6 +114,10 @@ class DuelBot(Bot):
                     strategy = load_strategy(options, dice, other)
                     if strategy is not None:
                         break
+            if strategy is None:
+                strategy = shipped_strategy(options, dice)
+                if strategy is not None and self.k is not None and strategy.k != self.k:
+                    strategy = None  # this bot was asked for another memory
             if strategy is None and not train_small:
                 self._not_trained.add(key)  # not cached as None: a later call may train it
                 return None
@@ -122,7 +131,7 @@ class DuelBot(Bot):
                     if work <= TRAIN_ON_THE_FLY_WORK:
                         strategy = train(options, dice, k=k, iterations=TRAIN_ITERATIONS)
                         with contextlib.suppress(OSError):
-                            strategy.save(strategies_dir() / f"{key}.npz")
+                            strategy.save(strategies_dir() / f"{name}.npz")
             self._cache[key] = strategy
             return strategy
 
@@ -144,7 +153,10 @@ class DuelBot(Bot):
 
     def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
         dice = duel_dice(view)
-        if dice is None:
+        if dice is None or view.options.exact != "none":
+            # Every strategy at hand (the exact solution, trained or shipped ones) is of bids and
+            # the liar call alone; where exact or spot-on may be called the round is another game,
+            # played by the strongest model that covers it: the strong bot's.
             return None
         exact = self.exact.solved_policy(view, limit.time if limit is not None else None)
         if exact is not None:

@@ -11,9 +11,10 @@ So in a two-player round that is exactly the game the solvers take (bids and the
 exact, pass, push, chips or siding vote, no one-die round), where a strategy of that duel is at
 hand, the bot plays, for the whole round, that strategy with chance DUEL_SHARE and its own play
 otherwise. The strategy is the exact solution where the cfr bot has it or solves it quickly (1 vs
-1), else one `liarsdice train` left in the data directory (the duel bot's cache); none is trained
-here. Everywhere else (more players, Perudo's calza, Soar's pass and push, Jokers' vote, Tavern's
-chips, an untrained duel) the bot plays as before.
+1), else one `liarsdice train` left in the data directory (the duel bot's cache), else the one
+shipped in the package for exactly these rules (`liarsdice.duel.shipped`); none is trained here.
+Everywhere else (more players, Perudo's calza, Soar's pass and push, Jokers' vote, Tavern's chips,
+an untrained duel) the bot plays as before.
 
 Mixed per round, not per move, because then what a best response wins against the mixture is at
 most the mixture of what it wins against each (the payoff is linear in a mixed strategy), and

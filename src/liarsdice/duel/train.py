@@ -14,7 +14,8 @@ other at once. One half-iteration, for the traverser:
 The players alternate, and discounted CFR (alpha 1.5, beta 0, gamma 2) weighs the iterations.
 This is CFR on the abstraction, as Lanctot et al. ran it. On big games (`sample` hands per
 half-iteration) the traverser's hands are drawn by their chance instead of all taken: the update
-is then an unbiased estimate of the full one (Monte Carlo CFR, sampling the traverser's roll).
+is then an unbiased estimate of the full one (Monte Carlo CFR, sampling the traverser's roll); a
+traverser with no more hands than the sample takes them all.
 """
 
 from __future__ import annotations
@@ -343,7 +344,9 @@ class Trainer:
         reach = np.zeros((g.num_nodes, h_opp))
         _opp_reach(opp, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
         chance = g.players[me].chance
-        if self.sample is None:
+        if self.sample is None or self.sample >= self.hands[me]:
+            # A player with no more hands than the sample (1 die against 5) takes them all: the
+            # exact update, and fewer traversals than drawing the sample with repeats.
             hands = np.arange(self.hands[me])
             weights = chance
         else:

@@ -1,0 +1,358 @@
+"""Shipped duel strategies: the packed format, the manifest, the duel bot's lookup, `train --all`.
+
+Every artifact here is built in the test from a few iterations of a small duel (2 dice against 1),
+in a temporary folder that stands for the package's `duel/shipped/`."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("numba")
+
+from liarsdice.bots import strong_duel as sd
+from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
+from liarsdice.cli import app
+from liarsdice.duel import DuelStrategy, game_for, shipped, train
+from liarsdice.duel.packed import BITS, Layout, own_reach, pack, unpack
+from liarsdice.duel.plan import VARIANTS, Entry, entries, select
+from liarsdice.duel.rebuild import Built, build, checkpoint_path, record
+from liarsdice.duel.train import Trainer
+from liarsdice.rules import Game, preset_options
+
+DICE = (2, 1)
+K = 2
+
+
+@pytest.fixture(autouse=True)
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty data directory, and an empty folder of shipped strategies (returned)."""
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path / "data"))
+    monkeypatch.setattr(DuelBot, "_cache", {})
+    monkeypatch.setattr(DuelBot, "_not_trained", set())
+    monkeypatch.setattr(shipped, "_reported", set())
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    sd.lookups.cache_clear()
+    return tmp_path / "shipped"
+
+
+_trained: dict[int, DuelStrategy] = {}
+
+
+def small(iterations: int = 60) -> DuelStrategy:
+    """2 dice against 1, ones wild, remembering 2 bids: trained once for the whole module."""
+    if iterations not in _trained:
+        _trained[iterations] = train(preset_options("classic", {"wild_face": 1}), DICE, k=K, iterations=iterations)
+    return _trained[iterations]
+
+
+def ship(folder: Path, strategy: DuelStrategy | None = None, variant: str = "ones") -> shipped.Artifact:
+    """`strategy` (the small one if None) written into `folder` as `train --all` writes it."""
+    strategy = strategy or small()
+    entry = Entry(variant, strategy.dice, strategy.k, 60, None, 0, 8, 0.005)
+    return record(folder, Built(entry, pack(strategy, 8), 60, 1.0, 1.0))
+
+
+def duel_view(options_overrides: dict[str, object], preset: str = "classic"):  # type: ignore[no-untyped-def]
+    options = preset_options(preset, {"num_players": 2, "dice_per_player": [2, 1], **options_overrides})
+    return Game(options, seats=["A", "B"]).position([(2, 5), (3,)], starter=0).view(0)
+
+
+# ----- the format -----
+
+
+def normalised(layout: Layout, rows: np.ndarray, threshold: float) -> np.ndarray:
+    """Each (hand, node) of `rows` as probabilities, those under `threshold` but the best dropped."""
+    total = np.add.reduceat(rows, layout.start, axis=1)[:, layout.segment]
+    probs = rows / total
+    best = np.maximum.reduceat(probs, layout.start, axis=1)[:, layout.segment]
+    probs = np.where((probs >= threshold) | (probs == best), probs, 0.0)
+    return probs / np.add.reduceat(probs, layout.start, axis=1)[:, layout.segment]
+
+
+@pytest.mark.parametrize(("bits", "threshold"), [(12, 0.002), (8, 0.005), (8, 0.0), (5, 0.0)])
+def test_round_trip_keeps_every_reachable_probability_within_one_unit(
+    bits: int, threshold: float, tmp_path: Path
+) -> None:
+    strategy = small()
+    data = pack(strategy, bits, threshold)
+    back = unpack(data, graph=strategy.game)
+    q = (1 << bits) - 1
+    assert (back.dice, back.k, back.options) == (strategy.dice, strategy.k, strategy.options)
+    assert (back.meta["bits"], back.meta["threshold"], back.meta["iterations"]) == (bits, threshold, 60)
+    dropped = 0
+    for p in (0, 1):
+        layout = Layout(strategy.game, p)
+        before = normalised(layout, layout.rows(strategy.liar[p], strategy.bid[p]), threshold)
+        after = layout.rows(back.liar[p], back.bid[p])
+        sums = np.add.reduceat(after, layout.start, axis=1)
+        units = np.rint(after * q).astype(np.int64)
+        reached = own_reach(strategy.game, p, layout, units, bits)
+        # every node the player reaches with a hand under the stored strategy is stored whole
+        assert np.allclose(sums[reached], 1.0, atol=1e-6)
+        assert np.abs(after - before)[reached[:, layout.segment]].max() < 1 / q
+        assert np.allclose(after, units / q, atol=1e-7)  # whole units
+        # and only those are dropped (left at zero)
+        assert np.all(sums[~reached] == 0)
+        dropped += int((~reached).sum())
+    assert dropped > 0  # the small strategy never raises some bids: something was left out
+    assert len(data) < 0.5 * strategy.save(tmp_path / "float32.npz").stat().st_size
+
+
+def test_eight_bits_play_as_well_as_the_trained_strategy() -> None:
+    strategy = small()
+    float_loss = strategy.exact_exploitability()
+    assert unpack(pack(strategy, 8)).exact_exploitability() == pytest.approx(float_loss, abs=5e-4)
+
+
+def test_damaged_data_is_refused_with_what_is_wrong() -> None:
+    data = pack(small(), 8)
+    with pytest.raises(ValueError, match="does not start with"):
+        unpack(b"PK" + data[2:], "x.duel")
+    with pytest.raises(ValueError, match="compressed part"):
+        unpack(data[:-40], "x.duel")
+    with pytest.raises(ValueError, match="4 to 16 bits"):
+        pack(small(), 3)
+    with pytest.raises(ValueError, match="threshold is a probability"):
+        pack(small(), 8, 0.5)
+    assert max(BITS) == 16
+
+
+# ----- the manifest and the duel bot's lookup -----
+
+
+def test_a_fresh_empty_data_directory_plays_the_shipped_strategy(folders: Path) -> None:
+    artifact = ship(folders)
+    assert not strategies_dir().exists()
+    listed = json.loads((folders / shipped.MANIFEST).read_text())
+    assert (
+        listed["artifacts"][0]["sha256"] == artifact.sha256
+        and artifact.bytes == (folders / artifact.file).stat().st_size
+    )
+    bot = DuelBot(seed=0)
+    view = duel_view({"wild_face": 1})
+    assert bot.act(view) in view.legal_actions and bot.source == "duel"
+    strategy = bot.strategy_for(view.options, DICE, train_small=False)
+    assert strategy.meta["shipped"] == artifact.file
+    assert not strategies_dir().exists()  # nothing trained or written at play time
+    # the strong bot mixes it in as well
+    assert sd.equilibrium_at(view, None) is not None
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides"),
+    [
+        ("classic", {"wild_face": "top"}),  # another wild face
+        ("classic", {}),  # no wild face
+        ("perudo_basic", {}),  # Perudo's bids on ones
+        ("classic", {"wild_face": 1, "exact": "others_lose"}),  # a spot-on call
+        ("classic", {"wild_face": 1, "faces": 5}),
+    ],
+)
+def test_a_shipped_strategy_is_played_only_under_exactly_its_rules(
+    folders: Path, preset: str, overrides: dict[str, object]
+) -> None:
+    ship(folders)
+    view = duel_view(overrides, preset)
+    bot = DuelBot(seed=0)
+    # found for its own rules first (and kept in memory), then asked for others
+    assert bot.strategy_for(duel_view({"wild_face": 1}).options, DICE, train_small=False) is not None
+    assert bot.strategy_for(view.options, DICE, train_small=False) is None
+    assert sd.equilibrium_at(view, None) is None
+    # the same rules with other cups are not it either
+    other = preset_options("classic", {"num_players": 2, "dice_per_player": [1, 2], "wild_face": 1})
+    assert bot.strategy_for(other, (1, 2), train_small=False) is None
+
+
+def test_a_strategy_trained_in_the_data_directory_comes_before_the_shipped_one(folders: Path) -> None:
+    ship(folders)
+    options = duel_view({"wild_face": 1}).options
+    local = small(20)
+    local.save(strategies_dir() / f"{strategy_key(options, DICE, K)}.npz")
+    strategy = DuelBot(seed=0, k=K).strategy_for(options, DICE, train_small=False)
+    assert "shipped" not in strategy.meta and strategy.meta["iterations"] == 20
+
+
+def test_one_die_each_is_played_exactly_not_from_a_shipped_file(folders: Path) -> None:
+    ship(folders)
+    view = Game(preset_options("classic", {"num_players": 2, "dice_per_player": 1, "wild_face": 1}), ["A", "B"])
+    bot = DuelBot(seed=0)
+    bot.act(view.position([(2,), (5,)], starter=0).view(0))
+    assert bot.source == "exact"
+
+
+def damage(folder: Path, artifact: shipped.Artifact, how: str) -> None:
+    path = folder / artifact.file
+    manifest = folder / shipped.MANIFEST
+    if how == "flipped byte":
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        path.write_bytes(bytes(data))
+    elif how == "missing file":
+        path.unlink()
+    elif how == "manifest not json":
+        manifest.write_text("{not json")
+    elif how == "entry without sha256":
+        listed = json.loads(manifest.read_text())
+        del listed["artifacts"][0]["sha256"]
+        manifest.write_text(json.dumps(listed))
+    elif how == "other rules":
+        # a file of 2 dice against 1 with the top face wild, listed as the ones-wild one
+        other = train(preset_options("classic", {"wild_face": "top"}), DICE, k=K, iterations=2)
+        data = pack(other, 8)
+        path.write_bytes(data)
+        listed = json.loads(manifest.read_text())
+        listed["artifacts"][0].update(bytes=len(data), sha256=shipped.sha256_of(data))
+        manifest.write_text(json.dumps(listed))
+
+
+@pytest.mark.parametrize(
+    ("how", "said"),
+    [
+        ("flipped byte", "sha256"),
+        ("missing file", "does not read"),
+        ("manifest not json", "is not JSON"),
+        ("entry without sha256", "artifact 1 has no 'sha256'"),
+        ("other rules", "not what the manifest lists"),
+    ],
+)
+def test_a_damaged_artifact_is_logged_and_the_bot_plays_without_it(
+    folders: Path, caplog: pytest.LogCaptureFixture, how: str, said: str
+) -> None:
+    damage(folders, ship(folders), how)
+    view = duel_view({"wild_face": 1})
+    bot = DuelBot(seed=0)
+    with caplog.at_level(logging.WARNING, logger="liarsdice.duel"):
+        assert bot.act(view) in view.legal_actions
+    assert bot.source == "fallback"
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and said in warnings[0] and "plays without" in warnings[0]
+
+
+def test_the_manifest_refuses_two_files_for_one_round(folders: Path) -> None:
+    artifact = ship(folders)
+    manifest = folders / shipped.MANIFEST
+    listed = json.loads(manifest.read_text())
+    listed["artifacts"].append({**listed["artifacts"][0], "file": "again.duel"})
+    manifest.write_text(json.dumps(listed))
+    with pytest.raises(shipped.ManifestError, match=f"lists {artifact.file} and again.duel"):
+        shipped.read_manifest(folders)
+
+
+# ----- the plan and train --all -----
+
+
+def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
+    plan = entries()
+    assert len(plan) == 24 * 4 and len({(e.variant, e.dice) for e in plan}) == len(plan)
+    assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)} - {(1, 1)}
+    assert {e.variant for e in plan} == {"ones", "top", "none", "perudo"}
+    plan = entries(variants=tuple(VARIANTS))
+    rules = {e.variant: shipped.rules_key(e.options()) for e in plan}
+    # the keys the presets' two-player rounds reach
+    for preset, variant in [
+        ("classic", "none"),
+        ("openspiel", "top"),
+        ("perudo_basic", "perudo"),
+        ("jokers", "jokers"),
+    ]:
+        assert shipped.rules_key(preset_options(preset)) == rules[variant]
+    assert rules["ones"] == shipped.rules_key(preset_options("openspiel", {"wild_face": 1}))
+    assert [e.name for e in select(plan, "2v2, 3V2", "ones,top")] == ["ones-2v2", "ones-3v2", "top-2v2", "top-3v2"]
+    with pytest.raises(ValueError, match="1v1 is solved exactly"):
+        select(plan, "1v1")
+    with pytest.raises(ValueError, match="not a variant: the variants are ones, top"):
+        select(plan, None, "wild")
+    with pytest.raises(ValueError, match="sizes like 2v2"):
+        select(plan, "2x2")
+
+
+def test_train_all_writes_an_artifact_and_its_entry_and_a_second_run_skips_it(tmp_path: Path) -> None:
+    into = tmp_path / "out"
+    runner = CliRunner()
+    args = ["train", "--all", "--only", "4v2", "--variant", "ones", "--iterations", "2", "--into", str(into)]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "ones-4v2: 2 iterations in" in first.output and "1 shipped strategies" in first.output
+    (artifact,) = shipped.read_manifest(into)
+    assert (artifact.variant, artifact.dice, artifact.iterations, artifact.seed) == ("ones", (4, 2), 2, 22)
+    assert artifact.plan == select(entries(iterations=2), "4v2", "ones")[0].to_json()
+    made = (into / artifact.file).stat().st_mtime_ns
+    second = runner.invoke(app, args)
+    assert second.exit_code == 0 and "ones-4v2: shipped already" in second.output
+    assert (into / artifact.file).stat().st_mtime_ns == made
+    # the same file from the same entry, anywhere
+    elsewhere = runner.invoke(app, [*args[:-1], str(tmp_path / "again")])
+    assert elsewhere.exit_code == 0 and shipped.read_manifest(tmp_path / "again")[0].sha256 == artifact.sha256
+    # another seed is another artifact: made again, in place of the first
+    third = runner.invoke(app, [*args, "--seed", "5"])
+    assert third.exit_code == 0 and "2 iterations in" in third.output
+    (artifact,) = shipped.read_manifest(into)
+    assert artifact.seed == 5
+    strategy = shipped.load_artifact(into, artifact)
+    assert strategy.meta["iterations"] == 2 and strategy.dice == (4, 2)
+
+
+def test_a_training_stopped_goes_on_from_its_checkpoint_to_the_same_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (entry,) = select(entries(iterations=4), "4v2", "ones")
+    asked = 0
+
+    def stop() -> bool:  # yes from the 40th question on: within the first iterations
+        nonlocal asked
+        asked += 1
+        return asked > 40
+
+    stopped = build(entry, stop)
+    assert stopped.data is None and 1 <= stopped.iterations < 4 and checkpoint_path(entry).exists()
+    ran = []
+    iterate = Trainer.iterate
+    monkeypatch.setattr(Trainer, "iterate", lambda self, cut=None: ran.append(1) or iterate(self, cut))
+    resumed = build(entry)
+    assert resumed.data is not None and resumed.iterations == 4
+    assert len(ran) == 4 - stopped.iterations  # only the iterations left
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path / "elsewhere"))
+    assert not checkpoint_path(entry).exists()
+    assert build(entry).data == resumed.data  # one run of the four iterations
+
+
+def test_train_all_trains_two_at_once(tmp_path: Path) -> None:
+    into = tmp_path / "out"
+    args = ["train", "--all", "--only", "4v2,5v1", "--variant", "none", "--iterations", "2", "--jobs", "2"]
+    result = CliRunner().invoke(app, [*args, "--into", str(into)])
+    assert result.exit_code == 0, result.output
+    assert {a.file for a in shipped.read_manifest(into)} == {"none-4v2.duel", "none-5v1.duel"}
+    for artifact in shipped.read_manifest(into):
+        assert shipped.load_artifact(into, artifact).meta["iterations"] == 2
+
+
+def test_train_all_says_what_does_not_go_with_it() -> None:
+    runner = CliRunner()
+    result = runner.invoke(app, ["train", "--all", "--wild", "top", "--k", "2"])
+    assert result.exit_code != 0 and "--wild, --k do not go with it" in result.output
+    result = runner.invoke(app, ["train", "--only", "2v2"])
+    assert result.exit_code != 0 and "go with --all" in result.output
+    result = runner.invoke(app, ["train", "--all", "--only", "6v2"])
+    assert result.exit_code != 0 and "every size from 1v2 to 5v5" in result.output
+
+
+# ----- training -----
+
+
+def test_a_player_with_no_more_hands_than_the_sample_updates_every_hand() -> None:
+    # 1 die against 3 with four faces: 4 hands against 20. Sampling 8 hands, the player with 4
+    # takes each once (the full update), not 8 draws of them.
+    options = preset_options("classic", {"wild_face": 1, "faces": 4})
+    game = game_for(options, (1, 3), 2)
+    full, sampled = Trainer(game), Trainer(game, sample=8, seed=3)
+    assert sampled.sample == 8
+    full.iterate()
+    sampled.iterate()
+    assert np.array_equal(full.r_bid[0], sampled.r_bid[0]) and np.array_equal(full.a_bid[0], sampled.a_bid[0])
+    assert not np.array_equal(full.r_bid[1], sampled.r_bid[1])  # the other player is sampled
