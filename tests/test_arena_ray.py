@@ -223,3 +223,30 @@ def test_the_ray_client_plays_the_local_games_too(cluster: Cluster, tmp_path: Pa
     a, b = (json.loads((tmp_path / run / "results.json").read_text()) for run in ("local", "ray"))
     assert b["timing"]["ray"] == cluster.client and _without_time(b) == _without_time(a)
     assert (tmp_path / "ray" / "results.csv").read_bytes() == (tmp_path / "local" / "results.csv").read_bytes()
+
+
+class _FlakyRay:
+    """ray.init as Ray's client proxier answers when it fails to start a driver's server."""
+
+    def __init__(self, failures: int) -> None:
+        self.failures, self.calls = failures, 0
+
+    def init(self, **options: object) -> None:
+        self.calls += 1
+        if self.calls <= self.failures:
+            raise ConnectionError("Initialization failure from server:\nStarting Ray client server failed.")
+
+
+def test_a_client_server_that_fails_to_start_a_server_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from liarsdice import arena_ray
+
+    monkeypatch.setattr(arena_ray.time, "sleep", lambda _: None)
+    flaky = _FlakyRay(failures=arena_ray.CLIENT_SERVER_ATTEMPTS - 1)
+    arena_ray._init(flaky, {}, "ray://head:10001")
+    assert flaky.calls == arena_ray.CLIENT_SERVER_ATTEMPTS
+    # a head address is not a client server: its failure is reported at once, and so is the last one
+    for address, failures, calls in (("head:6379", 1, 1), ("ray://head:10001", 99, arena_ray.CLIENT_SERVER_ATTEMPTS)):
+        flaky = _FlakyRay(failures)
+        with pytest.raises(arena_ray.ArenaError, match=f"cannot reach Ray at --ray {address}: Initialization failure"):
+            arena_ray._init(flaky, {}, address)
+        assert flaky.calls == calls

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -92,10 +93,7 @@ def connected(config: ArenaConfig) -> Iterator[int]:
             options.update(address="local", num_cpus=config.workers or None, include_dashboard=False)
         else:
             options["address"] = config.ray
-        try:
-            ray.init(**options)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise ArenaError(f"cannot reach Ray at --ray {config.ray}: {e}") from None
+        _init(ray, options, config.ray)
     try:
         cpus = int(ray.cluster_resources().get("CPU", 0))
         if cpus < 1:
@@ -104,6 +102,24 @@ def connected(config: ArenaConfig) -> Iterator[int]:
     finally:
         if owned:
             ray.shutdown()
+
+
+# Ray's client server starts one server process per driver; under load that start sometimes fails
+# (the proxier forks while gRPC threads run) and the next attempt, a new process, succeeds.
+CLIENT_SERVER_ATTEMPTS = 3
+
+
+def _init(ray: Any, options: dict[str, Any], address: str) -> None:
+    attempts = CLIENT_SERVER_ATTEMPTS if address.startswith("ray://") else 1
+    for attempt in range(1, attempts + 1):
+        try:
+            ray.init(**options)
+            return
+        except (ConnectionError, RuntimeError, ValueError) as e:
+            if attempt < attempts and "Starting Ray client server failed" in str(e):
+                time.sleep(attempt)
+                continue
+            raise ArenaError(f"cannot reach Ray at --ray {address}: {e}") from None
 
 
 def play_on_ray(
