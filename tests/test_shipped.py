@@ -272,6 +272,24 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
         select(plan, "2x2")
 
 
+PACKAGE_SHIPPED = Path(shipped.__file__).parent / "shipped"
+BUDGET = 40_000_000  # bytes: every artifact the repository holds, together
+
+
+def test_the_package_s_own_artifacts_are_whole_of_the_plan_and_within_the_budget() -> None:
+    artifacts = shipped.read_manifest(PACKAGE_SHIPPED)
+    plan = {e.name: e for e in entries(variants=tuple(VARIANTS))}
+    for artifact in artifacts:
+        # made by today's plan entry (a changed plan makes it again), and it plays what it says
+        entry = plan[f"{artifact.variant}-{artifact.dice[0]}v{artifact.dice[1]}"]
+        assert artifact.plan == entry.to_json() and artifact.file == entry.file, artifact.file
+        strategy = shipped.load_artifact(PACKAGE_SHIPPED, artifact)
+        assert strategy.dice == entry.dice and shipped.rules_key(strategy.options) == artifact.rules
+    files = {p.name for p in PACKAGE_SHIPPED.glob("*.duel")}
+    assert files == {a.file for a in artifacts}, "a .duel file the manifest does not list, or the reverse"
+    assert sum(p.stat().st_size for p in PACKAGE_SHIPPED.iterdir()) < BUDGET
+
+
 def test_train_all_writes_an_artifact_and_its_entry_and_a_second_run_skips_it(tmp_path: Path) -> None:
     into = tmp_path / "out"
     runner = CliRunner()

@@ -60,7 +60,12 @@ def _opp_reach(opp, parity, edge_start, edge_count, edge_child, edge_slot, s_bid
                     reach[c, y] += reach[n, y]
 
 
-@njit(cache=True)
+# fastmath lets the sums over the opponent's hands run in SIMD lanes (their order then follows the
+# machine's vector width: the same machine gives the same bytes); the opponent's strategy and the
+# values against each of its hands are float32, half the memory a traversal streams through. On
+# one core: 5 vs 5 at k=2, 32 hands sampled, 1.8 times faster; 3 vs 3 1.6; 2 vs 1 at k=10 1.2
+# (README, "Shipped strategies"). Regrets and averages stay float64.
+@njit(cache=True, fastmath=True)
 def _hand(  # type: ignore[no-untyped-def]
     me,
     x,
@@ -338,8 +343,8 @@ class Trainer:
         g = self.game
         opp = 1 - me
         o_liar, o_bid = self.current(opp)
-        o_liar_t = np.ascontiguousarray(o_liar.T)
-        o_bid_t = np.ascontiguousarray(o_bid.T)
+        o_liar_t = np.ascontiguousarray(o_liar.T, dtype=np.float32)
+        o_bid_t = np.ascontiguousarray(o_bid.T, dtype=np.float32)
         h_opp = self.hands[opp]
         reach = np.zeros((g.num_nodes, h_opp))
         _opp_reach(opp, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
@@ -355,7 +360,7 @@ class Trainer:
         s_liar = np.zeros(g.num_node_slots[me])
         s_bid = np.zeros(g.num_edge_slots[me])
         my_reach = np.zeros(g.num_nodes)
-        value = np.zeros((g.num_nodes, h_opp))
+        value = np.zeros((g.num_nodes, h_opp), dtype=np.float32)
         call = np.zeros(h_opp)
         total = 0.0
         for done, (x, w) in enumerate(zip(hands, weights, strict=True)):
