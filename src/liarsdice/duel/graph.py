@@ -138,9 +138,9 @@ class AbstractGame:
             rungs.append(ladder.index[b])
         if rungs and rungs[0] not in self.spec.openings:
             raise ValueError(f"{bids[0]} cannot open")
-        for a, b in itertools.pairwise(rungs):
-            if b <= a:
-                raise ValueError(f"{ladder.bids[b]} does not raise {ladder.bids[a]}")
+        for lower, upper in itertools.pairwise(rungs):
+            if upper <= lower:
+                raise ValueError(f"{ladder.bids[upper]} does not raise {ladder.bids[lower]}")
         node = (len(rungs) % 2, tuple(rungs[-self.k :]) if rungs else ())
         return self.id[node]
 
