@@ -20,7 +20,7 @@ from liarsdice.bots import strong_duel as sd
 from liarsdice.bots.duel import DuelBot, strategy_key
 from liarsdice.duel import DuelStrategy, default_k, game_for, shipped
 from liarsdice.exploit import Duel, Job, Opponent, Settings, duel_options, run
-from liarsdice.rules import Action, Bid, BidAction, Game, GameState, PlayerView, preset_options
+from liarsdice.rules import Action, Bid, BidAction, Exact, Game, GameState, PlayerView, preset_options
 
 
 @pytest.fixture(autouse=True)
@@ -154,15 +154,23 @@ def test_where_the_round_is_more_than_bids_and_a_call_it_plays_its_own(preset: s
 
 
 @pytest.mark.parametrize("preset", ["red-dead", "perudo"])
-def test_the_duel_bot_plays_no_bids_only_strategy_where_exact_may_be_called(preset: str) -> None:
+def test_where_exact_may_be_called_the_duel_bot_plays_a_strategy_trained_with_it(preset: str) -> None:
     # 1 vs 1 has an exact solution of bids and the liar call; spot-on (red-dead) and calza
-    # (perudo) are not in it, so the duel bot plays the strong bot's moves there.
-    options = preset_options(preset, {"num_players": 2, "dice_per_player": 1})
+    # (perudo) are not in it, so the duel bot plays a strategy of the round with the call instead.
+    # Cups of 5 that are down to one die each: a calza that hits gains a die.
+    options = preset_options(preset, {"num_players": 2})
     assert options.exact != "none"
-    view = Game(options, seats=["A", "B"]).position([(2,), (5,)], starter=0).view(0)
     bot = DuelBot(0)
-    assert bot.policy(view) == StrongBot(0).policy(view) and bot.source == "fallback"
-    plain = Game(preset_options(preset, {"num_players": 2, "dice_per_player": 1, "exact": "none"}), seats=["A", "B"])
+    called = 0.0
+    for face in range(2, 7):
+        state = Game(options, seats=["A", "B"]).position([(face,), (face,)], starter=0)
+        state, _ = state.apply(BidAction(Bid(1, face)))
+        policy = dict(bot.policy(state.view(1)))
+        assert bot.source == "duel" and sum(policy.values()) == pytest.approx(1)
+        called += policy.get(Exact(), 0.0)
+    # holding the face bid, one die each: the bid is exactly right unless the opener has one too
+    assert called > 0.5
+    plain = Game(preset_options(preset, {"num_players": 2, "exact": "none"}), seats=["A", "B"])
     bot.policy(plain.position([(2,), (5,)], starter=0).view(0))
     assert bot.source == "exact"  # the same round without the call: the exact solution
 

@@ -638,9 +638,11 @@ def train(
         if wild is not None:
             overrides["wild_face"] = 1 if wild == "1" else wild
         options = build_options(preset, 2, None, None, [f"{key}={json.dumps(v)}" for key, v in overrides.items()])
-        problems = unmodelled(options, overrides)
+        problems = unmodelled(options, overrides, trainer=True)
         if problems:
-            _fail(refusal(find_preset(preset).name, problems))
+            _fail(refusal(find_preset(preset).name, problems, trainer=True))
+        if exact and options.exact != "none":
+            _fail("--exact measures on the exact solver's full tree, which has no exact call (spot-on, calza)")
         memory = default_k(options, dice) if k is None else k
         refuse_if_too_big(options, dice, memory)  # before the graph and the tables are allocated
     except (OptionsError, ValueError, TooBig) as e:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..paths import data_dir
-from ..rules import Action, Bid, BidAction, Challenge, Options, PlayerView
+from ..rules import Action, Bid, BidAction, Challenge, Exact, Options, PlayerView
 from .base import Bot, Limit
 from .probability import ProbabilityBot
 
@@ -147,11 +147,12 @@ def duel_dice(view: PlayerView) -> tuple[int, int] | None:
 
 
 def policy_at(
-    policy_of: Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float]],
+    policy_of: Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float] | Mapping[Bid | str | None, float]],
     view: PlayerView,
 ) -> list[tuple[Action, float]] | None:
     """A strategy's policy at this view as legal moves and their chances (None, the liar call, as
-    the challenge of the standing bid); None where the strategy has no answer here."""
+    the challenge of the standing bid; "exact" as the exact call); None where the strategy has no
+    answer here."""
     bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
     try:
         policy = policy_of(view.hand, bids)
@@ -167,8 +168,10 @@ def policy_at(
             if view.standing_bidder is None:
                 continue
             action = Challenge(view.standing_bidder)
-        else:
+        elif isinstance(bid, Bid):
             action = BidAction(bid)
+        else:
+            action = Exact()
         if action in legal:
             chances.append((action, p))
     return chances or None

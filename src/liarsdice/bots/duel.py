@@ -10,9 +10,12 @@ player 0. The bot plays, in this order of preference:
    `liarsdice train` writes: a strategy trained here comes first), then among the strategies
    shipped in the package (`liarsdice.duel.shipped`, for rounds of exactly their rules); small
    games (up to TRAIN_ON_THE_FLY_WORK) are trained on first use and cached there;
-3. the strong bot, for everything else: more than two players, a pass or a push in the round, a
-   round where exact or spot-on may be called (no strategy here models it), a one-die round
-   (wilds do not count there: another game), a duel nobody has trained.
+3. the strong bot, for everything else: more than two players, a pass or a push in the round, an
+   exact allowed once per game (who has called it is the game's, not the round's), a one-die
+   round (wilds do not count there: another game), a duel nobody has trained.
+
+Where exact (spot-on, calza) may be called any time, the strategy is one trained with it (the
+exact solution of the first step is of bids alone and is not played there).
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ def strategy_key(options: Options, dice: tuple[int, int], k: int) -> str:
         "dice": list(dice),
         "k": k,
     }
+    if options.exact != "none":  # another game (a key without it is a strategy of bids alone)
+        rules.update(exact=options.exact, exact_limit=options.exact_limit, cap=options.dice_cap(0))
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
     return f"{dice[0]}v{dice[1]}-f{options.faces}-k{k}-{digest}"
 
@@ -97,9 +102,7 @@ class DuelBot(Bot):
             k = default_k(options, dice) if self.k is None else self.k
         except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
             return None
-        name = strategy_key(options, dice, k)
-        # No shipped strategy is for a round with a spot-on call: what is found depends on it.
-        key = name if options.exact == "none" else f"{name}-exact-{options.exact}"
+        key = name = strategy_key(options, dice, k)
         if key in self._cache:
             return self._cache[key]
         if not train_small and key in self._not_trained:
@@ -153,15 +156,15 @@ class DuelBot(Bot):
 
     def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
         dice = duel_dice(view)
-        if dice is None or view.options.exact != "none":
-            # Every strategy at hand (the exact solution, trained or shipped ones) is of bids and
-            # the liar call alone; where exact or spot-on may be called the round is another game,
-            # played by the strongest model that covers it: the strong bot's.
+        if dice is None:
             return None
-        exact = self.exact.solved_policy(view, limit.time if limit is not None else None)
-        if exact is not None:
-            self.source = "exact"
-            return exact
+        if view.options.exact == "none":
+            # The exact solution is of bids and the liar call alone: where exact or spot-on may be
+            # called the round is another game, which only a strategy trained with it covers.
+            exact = self.exact.solved_policy(view, limit.time if limit is not None else None)
+            if exact is not None:
+                self.source = "exact"
+                return exact
         strategy = self.strategy_for(view.options, dice)
         if strategy is None:
             return None

@@ -138,8 +138,8 @@ def train(
         raise Stopped("stopped before the first hand of the first iteration: nothing trained in this run")
     if checkpoint is not None:
         trainer.checkpoint(checkpoint, about)
-    l0, b0 = trainer.average(0)
-    l1, b1 = trainer.average(1)
+    l0, b0, e0 = trainer.average(0)
+    l1, b1, e1 = trainer.average(1)
     meta = {
         "method": "DCFR" if trainer.sample is None else f"DCFR, {trainer.sample} hands sampled per half-iteration",
         "iterations": trainer.iteration,
@@ -150,7 +150,7 @@ def train(
     if trainer.cut_short is not None:
         player, hands_done, hands = trainer.cut_short
         meta["cut_short"] = f"the last iteration was cut short: {hands_done} of {hands} hands of player {player}"
-    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game)
+    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game, [e0, e1])
 
 
 __all__ = [

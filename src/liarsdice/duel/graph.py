@@ -13,6 +13,11 @@ graph is one loop up or down the node array.
 Nodes are numbered in that order; the edges (raises) of a node are contiguous and in rung order.
 Each player owns the nodes where it acts (parity 0: the opener, player 0) and numbers them, and
 their edges, in its own *slots*, so that its strategy is an array (hands, slots).
+
+Besides raising, the player to act may call the standing bid a lie (the liar call: +1 to whoever
+is right, -1 to the other) and, where the rules have it any time, exact (spot-on, calza): a hit
+pays its caller what `exact_hit` says, a miss costs it 1. Both end the round; the payoffs are the
+round's dice, as the liar call's.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ class AbstractGame:
         self.players = [self._player(spec.dice[p]) for p in (0, 1)]
         self.bid_q = np.array([b.quantity for b in spec.bids], dtype=np.int64)
         self.bid_face = np.array([b.face for b in spec.bids], dtype=np.int64)
+        self.exact_hit = exact_hit(spec)
 
         # Every node reachable from the root, found by walking the rungs upwards.
         root: tuple[int, tuple[int, ...]] = (0, ())
@@ -123,6 +129,11 @@ class AbstractGame:
         return range(last[-1] + 1, self.num_bids)
 
     @property
+    def has_exact(self) -> bool:
+        """Whether the player to act may call exact (spot-on, calza) on the standing bid."""
+        return self.exact_hit is not None
+
+    @property
     def infosets(self) -> int:
         """(node, hand) pairs of the player to act."""
         return sum(self.num_node_slots[p] * len(self.players[p].hands) for p in (0, 1))
@@ -149,6 +160,34 @@ class AbstractGame:
         if node == 0:
             return self.spec.openings.index(rung)
         return rung - int(self.last[node]) - 1
+
+
+def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
+    """What an exact call that hits is worth to its caller, player 0 calling and player 1, in the
+    round's dice (the same unit as the liar call's +1 and -1): the opponent's die (others_lose),
+    or a die of its own (gain_die), which a full cup cannot take (0); a miss costs the caller its
+    die, -1. None where exact may not be called."""
+    options = spec.options
+    if options.exact == "none":
+        return None
+    if options.exact_limit != "unlimited":
+        # Who has called already is the game's, not the round's: the round cannot say it.
+        raise ValueError(f"an exact limited to {options.exact_limit.replace('_', ' ')} is not part of a duel's round")
+    if options.exact == "others_lose":
+        return (1.0, 1.0)
+    cap = exact_cap(options)
+    if cap is None:
+        raise ValueError("a die gained by exact up to a cap that differs by seat is not part of a duel's round")
+    return (0.0 if spec.dice[0] >= cap else 1.0, 0.0 if spec.dice[1] >= cap else 1.0)
+
+
+def exact_cap(options: Options) -> int | None:
+    """The most dice a cup may hold where an exact gains a die, if every seat's is the same; None
+    where exact gains none or the caps differ."""
+    if options.exact != "gain_die":
+        return None
+    caps = {options.dice_cap(seat) for seat in range(options.num_players)}
+    return caps.pop() if len(caps) == 1 else None
 
 
 def game_for(options: Options, dice: tuple[int, int], k: int, stop: Callable[[], bool] | None = None) -> AbstractGame:

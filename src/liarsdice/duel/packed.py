@@ -55,35 +55,45 @@ LZMA_PRESET = 9 | lzma.PRESET_EXTREME
 
 class Layout:
     """Player p's moves as one row per hand: for each of its nodes in order, the liar call (not at
-    the root) then its raises, each node a contiguous segment."""
+    the root), the exact call (where the rules have one), then its raises, each node a contiguous
+    segment."""
 
     def __init__(self, game: AbstractGame, player: int) -> None:
         own = np.flatnonzero(game.parity == player)
         has_liar = (own > 0).astype(np.int64)
+        calls = 2 if game.has_exact else 1
         self.own = own
-        self.width = game.edge_count[own] + has_liar
+        self.width = game.edge_count[own] + calls * has_liar
         self.start = np.cumsum(self.width) - self.width
         self.columns = int(self.width.sum())
         self.segment = np.repeat(np.arange(len(own)), self.width)
         self.liar_columns = self.start[has_liar == 1]
+        self.exact_columns = self.liar_columns + 1 if game.has_exact else np.zeros(0, dtype=np.int64)
         self.liar_slots = game.node_slot[own[has_liar == 1]]
         # The raises of a player's nodes fill its edge slots in node order, so column by column.
-        is_liar = np.zeros(self.columns, dtype=bool)
-        is_liar[self.liar_columns] = True
-        self.edge_columns = np.flatnonzero(~is_liar)
+        is_call = np.zeros(self.columns, dtype=bool)
+        is_call[self.liar_columns] = True
+        is_call[self.exact_columns] = True
+        self.edge_columns = np.flatnonzero(~is_call)
         self.forced = self.width == 1  # the liar call alone
         self.hands = len(game.players[player].hands)
 
-    def rows(self, liar: np.ndarray, bid: np.ndarray) -> np.ndarray:
+    def rows(self, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray | None = None) -> np.ndarray:
         out = np.zeros((self.hands, self.columns))
         out[:, self.liar_columns] = liar[:, self.liar_slots]
+        if len(self.exact_columns):
+            assert exact is not None and exact.shape[1], "a game with exact calls needs their probabilities"
+            out[:, self.exact_columns] = exact[:, self.liar_slots]
         out[:, self.edge_columns] = bid
         return out
 
-    def split(self, rows: np.ndarray, num_node_slots: int) -> tuple[np.ndarray, np.ndarray]:
+    def split(self, rows: np.ndarray, num_node_slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(liar, bid, exact) of `rows`; exact has no columns where the rules have no exact call."""
         liar = np.zeros((self.hands, num_node_slots), dtype=np.float32)
         liar[:, self.liar_slots] = rows[:, self.liar_columns]
-        return liar, np.ascontiguousarray(rows[:, self.edge_columns], dtype=np.float32)
+        exact = np.zeros((self.hands, num_node_slots if len(self.exact_columns) else 0), dtype=np.float32)
+        exact[:, self.liar_slots[: len(self.exact_columns)]] = rows[:, self.exact_columns]
+        return liar, np.ascontiguousarray(rows[:, self.edge_columns], dtype=np.float32), exact
 
 
 def thresholded(layout: Layout, rows: np.ndarray, threshold: float = 0.0) -> np.ndarray:
@@ -150,7 +160,7 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
     players = []
     for p in (0, 1):
         layout = Layout(game, p)
-        units = quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p]), bits, threshold)
+        units = quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
         reached = own_reach(game, p, layout, units, bits)
         kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
         mask = np.packbits(reached.T).tobytes()  # node by node: a third smaller than hand by hand
@@ -217,6 +227,7 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
     q = (1 << bits) - 1
     liar: list[np.ndarray] = []
     bid: list[np.ndarray] = []
+    exact: list[np.ndarray] = []
     at = 0
     for p, (mask_bytes, value_bytes) in enumerate(sizes):
         layout = Layout(game, p)
@@ -235,12 +246,13 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         at += value_bytes
         # the top bid, where the call is the only move: stored nowhere, certain where reached
         units[:, layout.liar_columns[layout.forced[layout.own > 0]]] = q * reached[:, layout.forced]
-        l_p, b_p = layout.split(units / q, game.num_node_slots[p])
+        l_p, b_p, e_p = layout.split(units / q, game.num_node_slots[p])
         liar.append(l_p)
         bid.append(b_p)
+        exact.append(e_p)
     meta["bits"] = bits
     meta["threshold"] = float(header.get("threshold", 0.0))
-    return DuelStrategy(options, dice, k, liar, bid, meta, game)
+    return DuelStrategy(options, dice, k, liar, bid, meta, game, exact=exact)
 
 
 def save_packed(

@@ -74,8 +74,8 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
         if trainer.iteration > 0:
             trainer.checkpoint(checkpoint, about)
         return Built(entry, None, trainer.iteration, trainer.seconds, time.perf_counter() - started)
-    liar0, bid0 = trainer.average(0)
-    liar1, bid1 = trainer.average(1)
+    liar0, bid0, exact0 = trainer.average(0)
+    liar1, bid1, exact1 = trainer.average(1)
     # No time here: the file is the same whatever the machine (the manifest says how long it took).
     meta = {
         "method": "DCFR" if trainer.sample is None else f"DCFR, {trainer.sample} hands sampled per half-iteration",
@@ -83,7 +83,7 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
         "value": float(trainer.value),
         "seed": entry.seed,
     }
-    strategy = DuelStrategy(options, entry.dice, entry.k, [liar0, liar1], [bid0, bid1], meta, game)
+    strategy = DuelStrategy(options, entry.dice, entry.k, [liar0, liar1], [bid0, bid1], meta, game, [exact0, exact1])
     data = pack(strategy, entry.bits, entry.threshold)
     return Built(entry, data, trainer.iteration, trainer.seconds, time.perf_counter() - started)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Options
+from .graph import exact_cap
 
 if TYPE_CHECKING:
     from .strategy import DuelStrategy
@@ -30,10 +31,20 @@ SHIPPED_DIR = Path(__file__).parent / "shipped"
 MANIFEST = "manifest.json"
 FORMAT = "liarsdice-duel-shipped"
 VERSION = 1
-# What a trained strategy depends on: the bidding and counting rules, and whether a spot-on
-# (exact) call exists, which the training does not model (a strategy trained without one is not
-# the equilibrium of a round that has one).
-RULE_FIELDS = ("faces", "wild_face", "wild_bid_rule", "bid_order", "wild_opening", "max_quantity", "exact")
+# What a trained strategy depends on: the bidding and counting rules, and the exact call (spot-on,
+# calza): whether it exists and what a hit pays, which for a die gained depends on the cup's cap
+# (`exact_cap`, derived; a strategy trained without exact is not the equilibrium of a round with it).
+RULE_FIELDS = (
+    "faces",
+    "wild_face",
+    "wild_bid_rule",
+    "bid_order",
+    "wild_opening",
+    "max_quantity",
+    "exact",
+    "exact_limit",
+    "exact_cap",
+)
 
 
 class ManifestError(ValueError):
@@ -42,7 +53,7 @@ class ManifestError(ValueError):
 
 def rules_key(options: Options) -> dict[str, Any]:
     """The rules a shipped strategy is for, as the manifest records them."""
-    rules = options.to_dict()
+    rules = {**options.to_dict(), "exact_cap": exact_cap(options)}
     return {name: rules[name] for name in RULE_FIELDS}
 
 

@@ -24,6 +24,8 @@ from ..solver.tree import GameSpec
 from .graph import AbstractGame
 
 FORMAT = "liarsdice-duel-strategy"
+# The exact call's key in a policy (None is the liar call's, a Bid a raise's).
+EXACT = "exact"
 VERSION = 1
 # Probabilities below this are dropped when saving (and the rest renormalised): they cost most of
 # the file, and a move played once in ten thousand rounds moves the value by less than that.
@@ -54,12 +56,20 @@ class DuelStrategy:
     meta: dict[str, Any] = field(default_factory=dict)
     # The graph, if the caller has it already (building a big one takes seconds).
     graph: AbstractGame | None = field(default=None, repr=False)
+    # per player: P(exact | hand, node slot) where the rules have an exact call; none otherwise
+    exact: list[np.ndarray] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.graph is None or self.graph.k != self.k or self.graph.spec.dice != self.dice:
             self.graph = AbstractGame(GameSpec.from_options(self.options, self.dice), self.k)
         self.game: AbstractGame = self.graph
+        if not self.exact:
+            width = self.game.num_node_slots if self.game.has_exact else [0, 0]
+            self.exact = [np.zeros((len(self.game.players[p].hands), width[p]), dtype=np.float32) for p in (0, 1)]
         for p in (0, 1):
+            want_e = (len(self.game.players[p].hands), self.game.num_node_slots[p] if self.game.has_exact else 0)
+            if self.exact[p].shape != want_e:
+                raise ValueError(f"player {p}'s exact calls have shape {self.exact[p].shape}, not {want_e}")
             want_l = (len(self.game.players[p].hands), self.game.num_node_slots[p])
             want_b = (len(self.game.players[p].hands), self.game.num_edge_slots[p])
             if self.liar[p].shape != want_l or self.bid[p].shape != want_b:
@@ -68,9 +78,9 @@ class DuelStrategy:
                     f"{self.dice[0]} vs {self.dice[1]} dice with k={self.k} needs {want_l} and {want_b}"
                 )
 
-    def policy(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | None, float]:
+    def policy(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | str | None, float]:
         """How the player to act after `bids` (player 0 opened), holding `hand`, plays:
-        probability by raise, and by None for the liar call."""
+        probability by raise, by None for the liar call and by EXACT for the exact call."""
         g = self.game
         node = g.node_of(list(bids))
         player = int(g.parity[node])
@@ -78,9 +88,11 @@ class DuelStrategy:
         h = g.players[player].index.get(key)
         if h is None:
             raise ValueError(f"{list(hand)} is not a hand of {self.dice[player]} dice for player {player}")
-        out: dict[Bid | None, float] = {}
+        out: dict[Bid | str | None, float] = {}
         if node > 0:
             out[None] = float(self.liar[player][h, g.node_slot[node]])
+            if g.has_exact:
+                out[EXACT] = float(self.exact[player][h, g.node_slot[node]])
         first = int(g.edge_slot[node])
         probs = self.bid[player][h, first : first + int(g.edge_count[node])]
         rungs = g.edge_rung[g.edge_start[node] : g.edge_start[node] + g.edge_count[node]]
@@ -89,8 +101,9 @@ class DuelStrategy:
                 out[g.spec.bids[int(rung)]] = float(p)
         total = sum(out.values())
         if total <= 0:  # never trained here: every move alike
-            n = len(rungs) + (1 if node > 0 else 0)
-            return dict.fromkeys([*([None] if node > 0 else []), *(g.spec.bids[int(r)] for r in rungs)], 1.0 / n)
+            calls: list[Bid | str | None] = [None, EXACT] if g.has_exact else [None]
+            moves = [*(calls if node > 0 else []), *(g.spec.bids[int(r)] for r in rungs)]
+            return dict.fromkeys(moves, 1.0 / len(moves))
         return {a: p / total for a, p in out.items()}
 
     # ----- files -----
@@ -108,9 +121,11 @@ class DuelStrategy:
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         for player in (0, 1):
-            liar, bid = _pruned(self.game, player, self.liar[player], self.bid[player])
+            liar, bid, exact = _pruned(self.game, player, self.liar[player], self.bid[player], self.exact[player])
             arrays[f"liar{player}"] = liar
             arrays[f"bid{player}"] = bid
+            if self.game.has_exact:
+                arrays[f"exact{player}"] = exact
         partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
         try:
             with open(partial, "wb") as f:
@@ -136,6 +151,7 @@ class DuelStrategy:
                     if name not in data:
                         raise ValueError(f"{path} is not a whole duel strategy: it lacks {name}")
                     arrays[name] = np.asarray(data[name], dtype=np.float32)
+                exact = [np.asarray(data[f"exact{p}"], dtype=np.float32) for p in (0, 1) if f"exact{p}" in data]
         except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError) as e:
             raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
         rest = {k: v for k, v in meta.items() if k not in ("format", "version", "options", "dice", "k")}
@@ -146,6 +162,7 @@ class DuelStrategy:
             [arrays["liar0"], arrays["liar1"]],
             [arrays["bid0"], arrays["bid1"]],
             rest,
+            exact=exact,
         )
 
     # ----- measures on the full tree -----
@@ -180,6 +197,8 @@ class DuelStrategy:
         from ..solver.fast import FastSolver
         from ..solver.tree import Tree
 
+        if self.game.has_exact:
+            raise ValueError("the exact solver's tree has no exact call: it cannot measure this strategy")
         tree = Tree(self.game.spec)
         liar, bid = self.tree_strategy(tree)
         solver = FastSolver(tree, "dcfr")
@@ -192,11 +211,14 @@ class DuelStrategy:
         return solver.exploitability()
 
 
-def _pruned(game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _pruned(
+    game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """float32 probabilities with those under KEEP dropped and each (hand, node) renormalised."""
     from .train import normalise
 
     liar = np.where(liar >= KEEP, liar, 0.0)
     bid = np.where(bid >= KEEP, bid, 0.0)
-    out_l, out_b = normalise(game, player, liar, bid, positive=False)
-    return out_l.astype(np.float32), out_b.astype(np.float32)
+    exact = np.where(exact >= KEEP, exact, 0.0)
+    out_l, out_b, out_e = normalise(game, player, liar, bid, positive=False, exact=exact)
+    return out_l.astype(np.float32), out_b.astype(np.float32), out_e.astype(np.float32)

@@ -94,9 +94,19 @@ def _hand(  # type: ignore[no-untyped-def]
     my_reach,
     value,
     call,
+    has_exact,
+    hit_mine,
+    hit_theirs,
+    opp_exact_t,
+    r_exact,
+    a_exact,
+    s_exact,
+    spot,
 ):
     """The traverser `me` holding hand x: match its strategy, then update its regrets and
-    average at its nodes (weighted by `weight`); returns its value against the opponent's range."""
+    average at its nodes (weighted by `weight`); returns its value against the opponent's range.
+    Where `has_exact`, the player to act may also call exact: a hit pays the caller `hit_mine`
+    (the traverser) or `hit_theirs` (the opponent), a miss costs it 1."""
     n_nodes = parity.shape[0]
     h_opp = opp_chance.shape[0]
     # Strategy of hand x at the traverser's nodes.
@@ -112,17 +122,24 @@ def _hand(  # type: ignore[no-untyped-def]
         for j in range(kids):
             if r_bid[x, es + j] > REGRET_EPSILON:
                 total += r_bid[x, es + j]
+        calls_exact = has_exact and n > 0
+        if calls_exact and r_exact[x, ls] > REGRET_EPSILON:
+            total += r_exact[x, ls]
         if total > 0.0:
             if n > 0:
                 s_liar[ls] = r_liar[x, ls] / total if r_liar[x, ls] > REGRET_EPSILON else 0.0
             for j in range(kids):
                 s_bid[es + j] = r_bid[x, es + j] / total if r_bid[x, es + j] > REGRET_EPSILON else 0.0
+            if calls_exact:
+                s_exact[ls] = r_exact[x, ls] / total if r_exact[x, ls] > REGRET_EPSILON else 0.0
         else:
-            u = 1.0 / (kids + (1 if n > 0 else 0))
+            u = 1.0 / (kids + (1 if n > 0 else 0) + (1 if calls_exact else 0))
             if n > 0:
                 s_liar[ls] = u
             for j in range(kids):
                 s_bid[es + j] = u
+            if calls_exact:
+                s_exact[ls] = u
     # Own reach.
     for n in range(n_nodes):
         my_reach[n] = 0.0
@@ -157,6 +174,14 @@ def _hand(  # type: ignore[no-untyped-def]
             for y in range(h_opp):
                 true = opp_counts[f, y] >= need
                 call[y] = 1.0 if true == bidder_is_me else -1.0
+            if has_exact:
+                # the caller of an exact is the one to act
+                for y in range(h_opp):
+                    hit = opp_counts[f, y] == need
+                    if bidder_is_me:
+                        spot[y] = -hit_theirs if hit else 1.0
+                    else:
+                        spot[y] = hit_mine if hit else -1.0
         if parity[n] == me:
             for y in range(h_opp):
                 weighted[y] = opp_chance[y] * opp_reach[n, y]
@@ -170,6 +195,15 @@ def _hand(  # type: ignore[no-untyped-def]
                 if p != 0.0:
                     for y in range(h_opp):
                         v[y] += p * call[y]
+            exact_value = 0.0
+            if n > 0 and has_exact:
+                for y in range(h_opp):
+                    exact_value += weighted[y] * spot[y]
+                p = s_exact[ls]
+                base += p * exact_value
+                if p != 0.0:
+                    for y in range(h_opp):
+                        v[y] += p * spot[y]
             for j in range(kids):
                 child = value[edge_child[first + j]]
                 p = s_bid[es + j]
@@ -186,18 +220,25 @@ def _hand(  # type: ignore[no-untyped-def]
                 r_bid[x, es + j] += weight * cv
             if n > 0:
                 r_liar[x, ls] += weight * (liar_value - base)
+                if has_exact:
+                    r_exact[x, ls] += weight * (exact_value - base)
             for j in range(kids):
                 r_bid[x, es + j] -= weight * base
             mr = my_reach[n] * weight
             if mr != 0.0:
                 if n > 0:
                     a_liar[x, ls] += mr * s_liar[ls]
+                    if has_exact:
+                        a_exact[x, ls] += mr * s_exact[ls]
                 for j in range(kids):
                     a_bid[x, es + j] += mr * s_bid[es + j]
         else:
             if n > 0:
                 for y in range(h_opp):
                     v[y] += opp_liar_t[ls, y] * call[y]
+                if has_exact:
+                    for y in range(h_opp):
+                        v[y] += opp_exact_t[ls, y] * spot[y]
             for j in range(kids):
                 child = value[edge_child[first + j]]
                 for y in range(h_opp):
@@ -228,10 +269,14 @@ class Trainer:
         self.rng = np.random.default_rng(seed)
         shape_l = [(self.hands[p], g.num_node_slots[p]) for p in (0, 1)]
         shape_b = [(self.hands[p], g.num_edge_slots[p]) for p in (0, 1)]
+        # the exact call where the rules have one: a column per node slot, as the liar call
+        shape_e = [(self.hands[p], g.num_node_slots[p] if g.has_exact else 0) for p in (0, 1)]
         self.r_liar = [np.zeros(s) for s in shape_l]
         self.r_bid = [np.zeros(s) for s in shape_b]
         self.a_liar = [np.zeros(s) for s in shape_l]
         self.a_bid = [np.zeros(s) for s in shape_b]
+        self.r_exact = [np.zeros(s) for s in shape_e]
+        self.a_exact = [np.zeros(s) for s in shape_e]
         self.value = 0.0
         self.seconds = 0.0  # spent training, over every run continued here (`checkpoint`)
         # (player, hands updated, hands of the half-iteration) of the last iteration if it was cut short
@@ -255,7 +300,7 @@ class Trainer:
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         for player in (0, 1):
-            for name in ("r_liar", "r_bid", "a_liar", "a_bid"):
+            for name in self._arrays():
                 arrays[f"{name}{player}"] = getattr(self, name)[player]
         partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
         try:
@@ -283,7 +328,7 @@ class Trainer:
                     raise ValueError(f"{path} was trained with {was} sampled per half-iteration, not {now}")
                 loaded = {}
                 for player in (0, 1):
-                    for name in ("r_liar", "r_bid", "a_liar", "a_bid"):
+                    for name in self._arrays():
                         array = data[f"{name}{player}"]
                         if array.shape != getattr(self, name)[player].shape:
                             raise ValueError(f"{path} does not fit this game: {name}{player} is {array.shape}")
@@ -298,12 +343,20 @@ class Trainer:
         self.seconds = float(meta["seconds"])
         self.rng.bit_generator.state = meta["rng"]
 
-    def current(self, player: int) -> tuple[np.ndarray, np.ndarray]:
-        """The regret-matching strategy of `player`: (liar, bid) arrays of shape (hands, slots)."""
-        return normalise(self.game, player, self.r_liar[player], self.r_bid[player], positive=True)
+    def _arrays(self) -> tuple[str, ...]:
+        """The arrays a checkpoint holds per player (a game without exact has none of its own)."""
+        calls = ("r_liar", "r_bid", "a_liar", "a_bid")
+        return (*calls, "r_exact", "a_exact") if self.game.has_exact else calls
 
-    def average(self, player: int) -> tuple[np.ndarray, np.ndarray]:
-        return normalise(self.game, player, self.a_liar[player], self.a_bid[player], positive=False)
+    def current(self, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The regret-matching strategy of `player`: (liar, bid, exact) arrays of shape (hands,
+        slots); exact has no columns where the rules have no exact call."""
+        p = player
+        return normalise(self.game, p, self.r_liar[p], self.r_bid[p], positive=True, exact=self.r_exact[p])
+
+    def average(self, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        p = player
+        return normalise(self.game, p, self.a_liar[p], self.a_bid[p], positive=False, exact=self.a_exact[p])
 
     def iterate(self, cut: Callable[[], bool] | None = None) -> bool:
         """One iteration, both half-iterations; True if whole. `cut()`, asked before each hand, may
@@ -326,14 +379,14 @@ class Trainer:
                 self.value = value if me == 0 else (self.value - value) / 2
             # Only the regrets of the hands updated are discounted: a hand not drawn this time
             # must not lose half its negative regrets for nothing.
-            for r in (self.r_liar[me], self.r_bid[me]):
+            for r in (self.r_liar[me], self.r_bid[me], self.r_exact[me]):
                 if len(updated) == r.shape[0]:
                     r *= np.where(r > 0, alpha, 0.5)
                 else:
                     rows = r[updated]
                     rows *= np.where(rows > 0, alpha, 0.5)
                     r[updated] = rows
-            for a in (self.a_liar[me], self.a_bid[me]):
+            for a in (self.a_liar[me], self.a_bid[me], self.a_exact[me]):
                 a *= gamma
             if not whole:
                 return False
@@ -342,9 +395,11 @@ class Trainer:
     def _half(self, me: int, cut: Callable[[], bool] | None = None) -> tuple[float, np.ndarray, bool]:
         g = self.game
         opp = 1 - me
-        o_liar, o_bid = self.current(opp)
+        o_liar, o_bid, o_exact = self.current(opp)
         o_liar_t = np.ascontiguousarray(o_liar.T, dtype=np.float32)
         o_bid_t = np.ascontiguousarray(o_bid.T, dtype=np.float32)
+        o_exact_t = np.ascontiguousarray(o_exact.T, dtype=np.float32)
+        hit = g.exact_hit or (0.0, 0.0)
         h_opp = self.hands[opp]
         reach = np.zeros((g.num_nodes, h_opp))
         _opp_reach(opp, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
@@ -362,6 +417,8 @@ class Trainer:
         my_reach = np.zeros(g.num_nodes)
         value = np.zeros((g.num_nodes, h_opp), dtype=np.float32)
         call = np.zeros(h_opp)
+        spot = np.zeros(h_opp)
+        s_exact = np.zeros(g.num_node_slots[me] if g.has_exact else 0)
         total = 0.0
         for done, (x, w) in enumerate(zip(hands, weights, strict=True)):
             if cut is not None and cut():
@@ -395,6 +452,14 @@ class Trainer:
                 my_reach,
                 value,
                 call,
+                g.has_exact,
+                hit[me],
+                hit[opp],
+                o_exact_t,
+                self.r_exact[me],
+                self.a_exact[me],
+                s_exact,
+                spot,
             )
             total += w * v
         return total, np.unique(hands), True
@@ -449,14 +514,24 @@ class Trainer:
 
 
 def normalise(
-    game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, positive: bool
-) -> tuple[np.ndarray, np.ndarray]:
+    game: AbstractGame,
+    player: int,
+    liar: np.ndarray,
+    bid: np.ndarray,
+    positive: bool,
+    exact: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Probabilities from regrets (`positive`: their positive parts) or from summed averages, per
-    (hand, node) of `player`: uniform where they are all zero."""
+    (hand, node) of `player`: uniform where they are all zero. (liar, bid, exact): exact, the
+    exact call's column per node slot, has none where the game has no exact call."""
     g = game
     own = np.flatnonzero(g.parity == player)
     liar = np.where(liar > REGRET_EPSILON, liar, 0.0) if positive else liar
     bid = np.where(bid > REGRET_EPSILON, bid, 0.0) if positive else bid
+    if exact is None or not g.has_exact:
+        exact = np.zeros((liar.shape[0], 0))
+    elif positive:
+        exact = np.where(exact > REGRET_EPSILON, exact, 0.0)
     # Sum of each node's edges: edges of a node are contiguous in its slots.
     counts = g.edge_count[own]
     starts = g.edge_slot[own]
@@ -467,7 +542,9 @@ def normalise(
     has_liar = own > 0
     slots = g.node_slot[own]
     total[:, has_liar] += liar[:, slots[has_liar]]
-    actions = counts + has_liar
+    if exact.shape[1]:
+        total[:, has_liar] += exact[:, slots[has_liar]]
+    actions = counts + has_liar * (2 if exact.shape[1] else 1)
     uniform = 1.0 / np.maximum(actions, 1)
     ok = total > 0
     safe = np.where(ok, total, 1.0)
@@ -476,4 +553,8 @@ def normalise(
     out_liar[:, slots[~has_liar]] = 0.0
     node_of_edge = np.repeat(np.arange(len(own)), counts)
     out_bid = np.where(ok[:, node_of_edge], bid / safe[:, node_of_edge], uniform[node_of_edge][None, :])
-    return out_liar, out_bid
+    out_exact = np.zeros_like(exact)
+    if exact.shape[1]:
+        out_exact[:, slots] = np.where(ok, exact[:, slots] / safe, uniform[None, :])
+        out_exact[:, slots[~has_liar]] = 0.0
+    return out_liar, out_bid, out_exact

@@ -6,6 +6,10 @@ loser, under the rules' faces, wild face, wild bid rule, bid order and wild open
 given apart: `--dice`). Any other rule that changes that round, or a game of many rounds, is a
 different game: `unmodelled` lists each such option with its value, so that a command refuses it
 instead of solving something else under the preset's name.
+
+The duel trainer also models the exact call (spot-on, calza) where it may be called any time: a
+hit pays its caller +1 (a die from the bidder, or one gained where the cup has room, else 0), a
+miss -1.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ MODELLED = (
     "loser; player 0 opens), under the rules' faces, wild_face, wild_bid_rule, bid_order and wild_opening"
 )
 
+TRAINER_ALSO = "; the duel trainer also models the exact call (spot-on, calza) where it may be called any time"
+
 
 @dataclass(frozen=True)
 class Unmodelled:
@@ -35,9 +41,10 @@ class Unmodelled:
         return f"{self.name}={self.value} ({self.what})"
 
 
-def unmodelled(options: Options, given: Mapping[str, Any] | None = None) -> list[Unmodelled]:
+def unmodelled(options: Options, given: Mapping[str, Any] | None = None, *, trainer: bool = False) -> list[Unmodelled]:
     """Every option of `options` (and of `given`, the options the user named, for those a command
-    sets itself) that makes the game something other than the one the solvers solve."""
+    sets itself) that makes the game something other than the one the solvers solve (`trainer`:
+    the duel trainer, which models the exact call too)."""
     given = given or {}
     out: list[Unmodelled] = []
     if "num_players" in given and given["num_players"] != 2:
@@ -49,8 +56,14 @@ def unmodelled(options: Options, given: Mapping[str, Any] | None = None) -> list
         )
     if options.challenge_mode != "duel":
         out.append(Unmodelled("challenge_mode", options.challenge_mode, "votes on a challenge", "challenge_mode=duel"))
-    if options.exact != "none":
+    if options.exact != "none" and not trainer:
         out.append(Unmodelled("exact", options.exact, "exact calls: spot-on, calza", "exact=none"))
+    elif options.exact != "none" and options.exact_limit != "unlimited":
+        out.append(
+            Unmodelled(
+                "exact_limit", options.exact_limit, "one exact a game: who has called is not the round's", "exact=none"
+            )
+        )
     if options.pass_rule != "none":
         out.append(Unmodelled("pass", options.pass_rule, "passing instead of bidding", "pass=none"))
     if options.push:
@@ -82,12 +95,13 @@ def same_game_notes(options: Options) -> list[str]:
     return notes
 
 
-def refusal(preset: str, problems: list[Unmodelled]) -> str:
+def refusal(preset: str, problems: list[Unmodelled], *, trainer: bool = False) -> str:
     """The message that refuses `problems`: each option and its value, what is solved, what to set."""
     fix = " ".join(p.instead if p.instead.startswith("--") else f"-o {p.instead}" for p in problems)
+    modelled = MODELLED + (TRAINER_ALSO if trainer else "")
     return (
         f"the solver cannot model these rules ({preset} preset, with the options given): "
-        f"{', '.join(map(str, problems))}. It solves {MODELLED}. "
+        f"{', '.join(map(str, problems))}. It solves {modelled}. "
         f"To solve that round without them, add: {fix}"
     )
 
