@@ -249,9 +249,10 @@ def test_the_manifest_refuses_two_files_for_one_round(folders: Path) -> None:
 
 def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     plan = entries()
-    assert len(plan) == 24 * 4 and len({(e.variant, e.dice) for e in plan}) == len(plan)
-    assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)} - {(1, 1)}
-    assert {e.variant for e in plan} == {"ones", "top", "none", "perudo"}
+    # 24 pairs of cups in each of 7 variants, and 1 vs 1 in the two with an exact call
+    assert len(plan) == 24 * 7 + 2 and len({(e.variant, e.dice) for e in plan}) == len(plan)
+    assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)}
+    assert {e.variant for e in plan} == {"ones", "top", "none", "perudo", "jokers", "calza", "spot-on"}
     plan = entries(variants=tuple(VARIANTS))
     rules = {e.variant: shipped.rules_key(e.options()) for e in plan}
     # the keys the presets' two-player rounds reach
@@ -260,12 +261,17 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
         ("openspiel", "top"),
         ("perudo_basic", "perudo"),
         ("jokers", "jokers"),
+        ("perudo", "calza"),
+        ("red-dead", "spot-on"),
     ]:
         assert shipped.rules_key(preset_options(preset)) == rules[variant]
+    # with an exact call, 1 vs 1 has no exact solution at hand: it is shipped too
+    assert {e.name for e in plan if e.dice == (1, 1)} == {"calza-1v1", "spot-on-1v1"}
+    assert [e.name for e in select(plan, "1v1")] == ["calza-1v1", "spot-on-1v1"]
     assert rules["ones"] == shipped.rules_key(preset_options("openspiel", {"wild_face": 1}))
     assert [e.name for e in select(plan, "2v2, 3V2", "ones,top")] == ["ones-2v2", "ones-3v2", "top-2v2", "top-3v2"]
     with pytest.raises(ValueError, match="1v1 is solved exactly"):
-        select(plan, "1v1")
+        select(plan, "1v1", "ones,top")
     with pytest.raises(ValueError, match="not a variant: the variants are ones, top"):
         select(plan, None, "wild")
     with pytest.raises(ValueError, match="sizes like 2v2"):
@@ -357,7 +363,7 @@ def test_train_all_says_what_does_not_go_with_it() -> None:
     result = runner.invoke(app, ["train", "--only", "2v2"])
     assert result.exit_code != 0 and "go with --all" in result.output
     result = runner.invoke(app, ["train", "--all", "--only", "6v2"])
-    assert result.exit_code != 0 and "every size from 1v2 to 5v5" in result.output
+    assert result.exit_code != 0 and "every size from 1v1 to 5v5" in result.output
 
 
 # ----- training -----

@@ -15,22 +15,25 @@ from typing import Any
 
 from ..rules import Options, preset_options
 
-# name: (preset, overrides). The keys of the presets' plain two-player rounds: classic (no wild),
+# name: (preset, overrides). The keys of the presets' two-player rounds: classic (no wild),
 # openspiel (top wild), perudo_basic (Perudo's bids: ones wild, halve / double-plus-one, no
-# opening on ones) and jokers (ones count double when bid; a two-player round has no vote). Ones
-# wild with plain bids is the game of `liarsdice exploit` (classic or openspiel with
-# wild_face=1). Perudo with calza, Red Dead's spot-on and Soar's pass and push are other games
-# (a spot-on call the training does not model): no preset's duel there is shipped.
+# opening on ones), jokers (ones count double when bid; a two-player round has no vote), perudo
+# (Perudo's bids and calza: a hit gains a die where the cup has room) and red-dead (no wild,
+# spot-on: a hit costs the bidder a die). Ones wild with plain bids is the game of `liarsdice
+# exploit` (classic or openspiel with wild_face=1). Soar's pass, push and one exact a game are
+# another game: no duel of it is shipped.
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "ones": ("classic", {"wild_face": 1}),
     "top": ("openspiel", {}),
     "none": ("classic", {}),
     "perudo": ("perudo_basic", {}),
     "jokers": ("jokers", {}),
+    "calza": ("perudo", {}),
+    "spot-on": ("red-dead", {}),
 }
-# What `train --all` ships unless --variant names others: the four variants fit in the 40 MB
-# (README, "Shipped strategies"); Jokers' would add a quarter.
-PLANNED = ("ones", "top", "none", "perudo")
+# What `train --all` ships unless --variant names others: every variant, within the 40 MB
+# (README, "Shipped strategies").
+PLANNED = tuple(VARIANTS)
 MAX_DICE = 5
 SEED = 22
 
@@ -39,26 +42,31 @@ SEED = 22
 # probability is dropped when it is packed (`packed`). Measured (README, "Shipped strategies"):
 # - k as big as the 40 MB of all the files allow: 3 up to 5 dice in all (the trainer's default),
 #   2 above, where k=3 would cost 4 to 9 times the bytes (5 vs 5: 1.8 MB at k=2);
-# - 12 bits at k=10, where the strategy is nearly exact: 8 bits would show on the full tree
-#   (exploitability 0.0014 instead of 0.0003 at 2 vs 1; 12 bits and 0.002, 0.0006 in 170 kB);
-#   8 bits and 0.005 up to 5 dice; 7 bits and 0.005 above, 15% smaller again (on the full tree
-#   of small games, 3.5% more exploitable than float32 on average instead of 1%);
-# - iterations: 6 to 16 minutes a size up to 5 dice, 4,000 above (3 to 93 minutes on one core).
+# - 12 bits at 1 vs 2, where the strategy is nearly exact: 8 bits would show on the full tree
+#   (2 vs 1, ones wild, k=4: exploitability 0.00016 as trained, 0.00044 at 8 bits and 0.005,
+#   0.00015 at 12 bits and 0.002 in 29 kB); k=4 there, not 10: as exact, a sixth of the bytes,
+#   and its graph (4,000 nodes, not 219,000) loads in milliseconds, not seconds;
+#   8 bits and 0.005 up to 5 dice; 6 bits and 0.02 above, where seven variants must share the
+#   40 MB: 40% fewer bytes than 7 bits and 0.005 (3 vs 3: 45 kB instead of 76 kB), 10% more
+#   exploitable on the full tree of small games (`benchmarks/packing.py`);
+# - iterations: 6 to 16 minutes a size up to 5 dice, 4,000 from 6 to 7 dice, 2,000 from 8 (5 vs
+#   5 with 2,034 iterations: LBR +0.027 [-0.029, +0.083] a round, README).
 SIZES: dict[tuple[int, int], tuple[int, int, int | None, int, float]] = {
-    (1, 2): (10, 2000, None, 12, 0.002),
+    (1, 1): (12, 2000, None, 12, 0.002),  # every bid remembered: the round itself
+    (1, 2): (4, 2000, None, 12, 0.002),
     (1, 3): (4, 2000, None, 8, 0.005),
     (2, 2): (4, 2000, None, 8, 0.005),
     (1, 4): (3, 3000, 32, 8, 0.005),
     (2, 3): (3, 2000, None, 8, 0.005),
-    (1, 5): (2, 4000, 32, 7, 0.005),
-    (2, 4): (2, 4000, 32, 7, 0.005),
-    (3, 3): (2, 4000, None, 7, 0.005),
-    (2, 5): (2, 4000, 32, 7, 0.005),
-    (3, 4): (2, 4000, 32, 7, 0.005),
-    (3, 5): (2, 4000, 32, 7, 0.005),
-    (4, 4): (2, 4000, 32, 7, 0.005),
-    (4, 5): (2, 4000, 32, 7, 0.005),
-    (5, 5): (2, 4000, 32, 7, 0.005),
+    (1, 5): (2, 4000, 32, 6, 0.02),
+    (2, 4): (2, 4000, 32, 6, 0.02),
+    (3, 3): (2, 4000, None, 6, 0.02),
+    (2, 5): (2, 4000, 32, 6, 0.02),
+    (3, 4): (2, 4000, 32, 6, 0.02),
+    (3, 5): (2, 2000, 32, 6, 0.02),
+    (4, 4): (2, 2000, 32, 6, 0.02),
+    (4, 5): (2, 2000, 32, 6, 0.02),
+    (5, 5): (2, 2000, 32, 6, 0.02),
 }
 
 
@@ -110,7 +118,10 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
     and a run of the plan makes them again)."""
     out = []
     for variant in variants:
-        for total in range(3, 2 * MAX_DICE + 1):
+        # 1 vs 1 is solved exactly (the cfr bot), but not with an exact call: then it is shipped too
+        preset, overrides = VARIANTS[variant]
+        smallest = 3 if preset_options(preset, overrides).exact == "none" else 2
+        for total in range(smallest, 2 * MAX_DICE + 1):
             for a in range(1, MAX_DICE + 1):
                 b = total - a
                 if not 1 <= b <= MAX_DICE:
@@ -139,11 +150,12 @@ def select(plan: list[Entry], only: str | None = None, variants: str | None = No
             if not sep or not a.isdigit() or not b.isdigit():
                 raise ValueError(f"--only lists sizes like 2v2,3v2 (the opener's dice first), not {part!r}")
             size = (int(a), int(b))
-            if size == (1, 1) or not all(1 <= d <= MAX_DICE for d in size):
-                raise ValueError(
-                    f"--only {part}: the plan has every size from 1v2 to {MAX_DICE}v{MAX_DICE} "
-                    "(1v1 is solved exactly, not shipped)"
-                )
+            if not all(1 <= d <= MAX_DICE for d in size):
+                raise ValueError(f"--only {part}: the plan has every size from 1v1 to {MAX_DICE}v{MAX_DICE}")
             sizes.add(size)
+        if (1, 1) in sizes and not any(e.dice == (1, 1) for e in chosen):
+            raise ValueError(
+                "--only 1v1: 1v1 is solved exactly, not shipped, but where exact may be called (calza, spot-on)"
+            )
         chosen = [e for e in chosen if e.dice in sizes]
     return chosen

@@ -55,7 +55,8 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
     options = entry.options()
     game = game_for(options, entry.dice, entry.k)
     trainer = Trainer(game, sample=entry.sample, seed=entry.seed)
-    about = {"plan": entry.to_json()}
+    # what the training depends on: not how it is packed, which may change after a stop
+    about = {"plan": {k: v for k, v in entry.to_json().items() if k not in ("bits", "threshold")}}
     checkpoint = checkpoint_path(entry)
     if checkpoint.exists():
         trainer.resume(checkpoint, about)
