@@ -669,7 +669,8 @@ class StrongBot(Bot):
                 chances = self._pick(economy_moves(self, view, estimate))
             else:
                 chances = mixed(self._turn(view, estimate))
-            chances = [(a, p) for a, p in chances if is_legal(view, a)]
+            legal_now = set(view.legal_actions)  # a soar opening has over 1,000 (pushes)
+            chances = [(a, p) for a, p in chances if a in legal_now]
             out.append(chances or [(self._fallback(view, estimate), 1.0)])
         return out
 
@@ -796,8 +797,3 @@ class StrongBot(Bot):
 
     def _fallback(self, view: PlayerView, estimate: Estimate) -> Action:
         return safest_action(view, estimate, lambda target: self._holds(view, estimate, target))
-
-
-def is_legal(view: PlayerView, action: Action) -> bool:
-    """Whether `action` is one of `view.legal_actions`."""
-    return action in view.legal_actions

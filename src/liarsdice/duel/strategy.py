@@ -22,6 +22,7 @@ import numpy as np
 from ..rules import Bid, Options
 from ..solver.tree import GameSpec
 from .graph import AbstractGame
+from .npz import open_npz
 
 FORMAT = "liarsdice-duel-strategy"
 # The exact call's key in a policy (None is the liar call's, a Bid a raise's).
@@ -30,18 +31,6 @@ VERSION = 1
 # Probabilities below this are dropped when saving (and the rest renormalised): they cost most of
 # the file, and a move played once in ten thousand rounds moves the value by less than that.
 KEEP = 1e-4
-
-
-def open_npz(path: str | Path, what: str) -> Any:
-    """The .npz file at `path`, opened; ValueError saying it is no readable `what` if not."""
-    try:
-        opened = np.load(path, allow_pickle=False)
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
-        # np.load reads a file that is not a zip as a pickle, and refuses it as one.
-        raise ValueError(f"{path} is not a readable {what}: {e}") from e
-    if not isinstance(opened, np.lib.npyio.NpzFile):
-        raise ValueError(f"{path} is not a readable {what}: it holds one array, not an .npz")
-    return opened
 
 
 @dataclass
@@ -215,7 +204,7 @@ def _pruned(
     game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """float32 probabilities with those under KEEP dropped and each (hand, node) renormalised."""
-    from .train import normalise
+    from .probabilities import normalise
 
     liar = np.where(liar >= KEEP, liar, 0.0)
     bid = np.where(bid >= KEEP, bid, 0.0)

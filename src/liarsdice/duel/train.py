@@ -33,8 +33,9 @@ import numpy as np
 from numba import njit
 
 from .graph import AbstractGame
+from .npz import open_npz
+from .probabilities import REGRET_EPSILON, normalise
 
-REGRET_EPSILON = 1e-12
 # How long an iteration may run on past the deadline or a stop request before it is cut short
 # between two hands: short iterations still end whole (and a resumed run equals one long run),
 # while one that takes minutes (big games, every hand) ends in about this time.
@@ -314,8 +315,6 @@ class Trainer:
     def resume(self, path: str | Path, about: dict[str, Any]) -> None:
         """Go on from the checkpoint at `path`; ValueError if it is unreadable or of another game
         (`about` differs) or another sampling."""
-        from .strategy import open_npz
-
         data = open_npz(path, "training checkpoint")
         try:
             with data:
@@ -511,50 +510,3 @@ class Trainer:
                 break
             if asked is not None or (stop is not None and stop()):
                 break
-
-
-def normalise(
-    game: AbstractGame,
-    player: int,
-    liar: np.ndarray,
-    bid: np.ndarray,
-    positive: bool,
-    exact: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Probabilities from regrets (`positive`: their positive parts) or from summed averages, per
-    (hand, node) of `player`: uniform where they are all zero. (liar, bid, exact): exact, the
-    exact call's column per node slot, has none where the game has no exact call."""
-    g = game
-    own = np.flatnonzero(g.parity == player)
-    liar = np.where(liar > REGRET_EPSILON, liar, 0.0) if positive else liar
-    bid = np.where(bid > REGRET_EPSILON, bid, 0.0) if positive else bid
-    if exact is None or not g.has_exact:
-        exact = np.zeros((liar.shape[0], 0))
-    elif positive:
-        exact = np.where(exact > REGRET_EPSILON, exact, 0.0)
-    # Sum of each node's edges: edges of a node are contiguous in its slots.
-    counts = g.edge_count[own]
-    starts = g.edge_slot[own]
-    total = np.zeros((liar.shape[0], len(own)))
-    nz = counts > 0
-    if bid.shape[1]:
-        total[:, nz] = np.add.reduceat(bid, starts[nz], axis=1)
-    has_liar = own > 0
-    slots = g.node_slot[own]
-    total[:, has_liar] += liar[:, slots[has_liar]]
-    if exact.shape[1]:
-        total[:, has_liar] += exact[:, slots[has_liar]]
-    actions = counts + has_liar * (2 if exact.shape[1] else 1)
-    uniform = 1.0 / np.maximum(actions, 1)
-    ok = total > 0
-    safe = np.where(ok, total, 1.0)
-    out_liar = np.zeros_like(liar)
-    out_liar[:, slots] = np.where(ok, liar[:, slots] / safe, uniform[None, :])
-    out_liar[:, slots[~has_liar]] = 0.0
-    node_of_edge = np.repeat(np.arange(len(own)), counts)
-    out_bid = np.where(ok[:, node_of_edge], bid / safe[:, node_of_edge], uniform[node_of_edge][None, :])
-    out_exact = np.zeros_like(exact)
-    if exact.shape[1]:
-        out_exact[:, slots] = np.where(ok, exact[:, slots] / safe, uniform[None, :])
-        out_exact[:, slots[~has_liar]] = 0.0
-    return out_liar, out_bid, out_exact
