@@ -26,8 +26,9 @@ import sys
 import time
 from collections import defaultdict
 
-from liarsdice.bots import Bot, Limit, make_bot
+from liarsdice.bots import Bot, Limit
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import PRESETS, Action, Game, PlayerView, preset_options
 
 

@@ -154,8 +154,9 @@ class _Decided(Exception):
 def cold_start(args: argparse.Namespace) -> None:
     """The child: from being spawned to the candidate's first decision, printed as one JSON line."""
     started = time.time()
-    from liarsdice.bots import BOT_LEVELS, make_bot
+    from liarsdice.bots import BOT_LEVELS
     from liarsdice.match import play_game
+    from liarsdice.players import make_bot
     from liarsdice.rules import Game, preset_options
 
     imported = time.time()

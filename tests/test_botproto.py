@@ -28,8 +28,9 @@ from liarsdice.botproto.driver import (
     probe,
 )
 from liarsdice.botproto.spec import check_bot_spec, parse_bot_list, program_label, split_bot_list
-from liarsdice.bots import Forfeit, make_bot
+from liarsdice.bots import Forfeit
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import (
     PRESETS,
     BidAction,

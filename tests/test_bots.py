@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice.bots import BOT_LEVELS, Bot, Limit, ProbabilityBot, RandomBot, make_bot
+from liarsdice.bots import BOT_LEVELS, Bot, Limit, ProbabilityBot, RandomBot
 from liarsdice.bots import probability as prob
 from liarsdice.bots.probability import (
     Knowledge,
@@ -18,6 +18,7 @@ from liarsdice.bots.probability import (
     pass_chance,
 )
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import (
     PRESETS,
     Accuse,

@@ -16,12 +16,12 @@ from typer.testing import CliRunner
 
 pytest.importorskip("numba")
 
-from liarsdice.bots import make_bot
 from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, shipped, train
 from liarsdice.duel.footprint import estimate, measure
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import BidAction, Challenge, Game, preset_options
 from liarsdice.solver.memory import check
 

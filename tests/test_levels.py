@@ -10,10 +10,11 @@ import pytest
 
 from liarsdice.arena import ArenaInputError, parse_lineup
 from liarsdice.botproto.spec import parse_bot_list
-from liarsdice.bots import BOT_LEVELS, BeginnerBot, CasualBot, DuelBot, ProbabilityBot, StrongBot, make_bot
+from liarsdice.bots import BOT_LEVELS, BeginnerBot, CasualBot, DuelBot, ProbabilityBot, StrongBot
 from liarsdice.bots.careless import hunches
 from liarsdice.levels import DEFAULT, LADDER, OTHER_BOTS, STRONGEST_FIRST, label, resolve
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import Game, preset_options
 from liarsdice.server.ladder import LadderError, parse_ladder
 from positions import position

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from liarsdice.bots import make_bot
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.record import Recorder, RecordError, load_record, replay, replay_text
 from liarsdice.rules import PRESETS, Game, preset_options
 

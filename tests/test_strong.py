@@ -10,12 +10,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from liarsdice.bots import BOT_LEVELS, StrongBot, make_bot, strong_duel
+from liarsdice.bots import BOT_LEVELS, StrongBot, strong_duel
 from liarsdice.bots import strong as st
 from liarsdice.bots import strong_mixing as mixing
 from liarsdice.bots.strong import Estimate, Round, hand_space
 from liarsdice.bots.strong_tavern import FEATURES, ChipModel, chip_model
 from liarsdice.match import play_game
+from liarsdice.players import make_bot
 from liarsdice.rules import (
     PRESETS,
     Accuse,

@@ -15,11 +15,12 @@ import pytest
 
 pytest.importorskip("numba")
 
-from liarsdice.bots import StrongBot, make_bot
+from liarsdice.bots import StrongBot
 from liarsdice.bots import strong_duel as sd
 from liarsdice.bots.duel import DuelBot, strategy_key
 from liarsdice.duel import DuelStrategy, default_k, game_for, shipped
 from liarsdice.exploit import Duel, Job, Opponent, Settings, duel_options, run
+from liarsdice.players import make_bot
 from liarsdice.rules import Action, Bid, BidAction, Exact, Game, GameState, PlayerView, preset_options
 
 

@@ -262,8 +262,9 @@ def _play_games(
     spec: _Spec, numbers: Iterable[int], programs: dict[int, Any], save: RecordSink | None
 ) -> list[GameRow]:
     from .botproto.spec import is_exec
-    from .bots import Bot, make_bot
+    from .bots import Bot
     from .match import Forfeit, new_recorder, play_game
+    from .players import make_bot
 
     n = len(spec.lineup)
     labels = entry_labels(spec.lineup)

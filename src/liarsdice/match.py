@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from .bots.base import BotError, Forfeit, Limit
+from .bots.base import BotError, Forfeit, Forfeited, Limit
 from .paths import records_dir
 from .record import Recorder
 from .rules import Action, Event, Game, GameOver, GameResult, GameState, IllegalAction, PlayerView, redact
@@ -103,8 +103,6 @@ def _play(
     max_steps: int,
     recorder: Recorder | None,
 ) -> tuple[GameState, Recorder]:
-    from .botproto.messages import Forfeited
-
     rng = random.Random(seed)
     if recorder is None:
         recorder = new_recorder(game, seed=seed, preset=preset, players=players)

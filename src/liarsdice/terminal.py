@@ -22,10 +22,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .bots import make_bot
 from .bots.base import Bot, Limit
 from .match import BotError, close_all, default_record_path, new_recorder, play_game
 from .paths import records_dir
+from .players import make_bot
 from .record import prepare_record_dir
 from .rules import (
     Accuse,

@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import Bot, Forfeit, make_bot
+from ..bots import Bot, Forfeit, make_builtin
 from ..match import forfeit_result
 from ..rules import Event, Game, GameOver, Options, OptionsError, RoundResolved, action_to_list
 from . import messages as m
@@ -311,7 +311,7 @@ class SeatPlayer:
             await asyncio.to_thread(bot.close)
             if self.settings.fallback == "forfeit":
                 return await self._forfeit(str(e))
-            self.stand_in = make_bot(self.settings.fallback, None)
+            self.stand_in = make_builtin(self.settings.fallback, None)
             return None
         self.bot = bot
         return None

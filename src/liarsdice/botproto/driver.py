@@ -434,11 +434,11 @@ class ExecBot(Bot):
         fallback = self.settings.fallback
         self.fallback: Bot | None = None
         if fallback != "forfeit":
-            from ..bots import make_bot
+            from ..bots.builtin import make_builtin
 
             if fallback.startswith("exec"):
                 raise ValueError("the fallback must be a built-in level or forfeit, not another program")
-            self.fallback = make_bot(fallback, seed)
+            self.fallback = make_builtin(fallback, seed)
         logs = self.settings.logs()
         logs.mkdir(parents=True, exist_ok=True)
         self._log = (logs / f"{_file_name(self.label)}.log").open("a", encoding="utf-8")
@@ -562,9 +562,9 @@ class ExecBot(Bot):
         """Draw from `seed` from here on, as a bot made with it would (the arena reuses programs)."""
         self.rng.seed(seed)
         if self.fallback is not None:
-            from ..bots import make_bot
+            from ..bots.builtin import make_builtin
 
-            self.fallback = make_bot(self.settings.fallback, seed)
+            self.fallback = make_builtin(self.settings.fallback, seed)
 
     def take_failures(self) -> dict[str, int]:
         """The failures counted since the last call (the arena's per-game counts)."""

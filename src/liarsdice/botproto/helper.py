@@ -75,19 +75,19 @@ def run_bot(
 
 def serve_level(level: str) -> None:
     """Serve a built-in bot level over the protocol: a new bot, seeded by the game, per game."""
-    from ..bots import Limit, make_bot
+    from ..bots import Limit, make_builtin
     from ..levels import resolve
 
     try:
         level = resolve(level)
     except ValueError as e:
         raise SystemExit(str(e)) from None
-    bot = make_bot(level, 0)
+    bot = make_builtin(level, 0)
 
     def on_message(message: dict[str, Any]) -> None:
         nonlocal bot
         if message.get("type") == "new_game":
-            bot = make_bot(level, message.get("seed"))
+            bot = make_builtin(level, message.get("seed"))
             game = Game(Options.from_dict(message["options"]), message["seats"])
             bot.start(game, message["seat"], message.get("preset"))
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
+from ..bots.base import Forfeited
 from ..rules import (
     Action,
     Bid,
@@ -47,13 +48,6 @@ PROTOCOL_VERSION = 1
 MAX_LINE = 64 * 1024  # the longest line a bot may write; its answers are a few dozen bytes
 FAILURE_KINDS = ("timeout", "illegal", "garbage", "huge_line", "crash")
 NOTICE_KINDS = ("late", "extra", "quit_hang")  # counted and logged; they never cost a move
-
-
-class Forfeited(NamedTuple):
-    """Not a rules event: the shell stopped the game because `seat`'s bot failed (fallback=forfeit)."""
-
-    seat: int
-    reason: str
 
 
 class BadMessage(ValueError):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from ..rules import Action, Game, PlayerView
 
@@ -34,6 +34,13 @@ class Forfeit(BotError):
     def __reduce__(self) -> tuple[type[Forfeit], tuple[str, str, int | None]]:
         # Crosses process boundaries (the arena's workers) with its reason and seat.
         return (type(self), (str(self), self.reason, self.seat))
+
+
+class Forfeited(NamedTuple):
+    """Not a rules event: the shell stopped the game because `seat`'s bot failed (fallback=forfeit)."""
+
+    seat: int
+    reason: str
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""`LiarsDiceEnv`: the agent plays `seat`; `opponents` (bot levels of `liarsdice.bots.make_bot`,
+"""`LiarsDiceEnv`: the agent plays `seat`; `opponents` (bot levels of `liarsdice.players.make_bot`,
 `exec:COMMAND` included) play every other seat.
 
 Spaces: `Discrete(A)` actions (ids of `liarsdice.rules.encoding`) and a `Dict` observation with
@@ -18,7 +18,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from liarsdice.bots import Bot, make_bot
+from liarsdice.bots import Bot
 from liarsdice.pettingzoo.table import (
     check_reward,
     game_returns,
@@ -27,6 +27,7 @@ from liarsdice.pettingzoo.table import (
     round_rewards,
     table_text,
 )
+from liarsdice.players import make_bot
 from liarsdice.rules import Encoding, Game, GameState, IllegalAction, RoundResolved
 
 ILLEGAL = ("lose", "raise")

@@ -22,8 +22,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..bots import Bot, make_bot
+from ..bots import Bot
 from ..levels import resolve
+from ..players import make_bot
 from ..record import Recorder
 from ..rules import (
     Game,
