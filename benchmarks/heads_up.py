@@ -54,7 +54,7 @@ DEFAULT_GAMES = {2: 1000, 6: 600}
 
 def wilson(successes: float, n: float) -> tuple[float, float]:
     """The Wilson 95% interval of a win rate (the arena's own)."""
-    from liarsdice.arena_stats import wilson as arena_wilson
+    from liarsdice.arena.stats import wilson as arena_wilson
 
     return arena_wilson(successes, n)
 

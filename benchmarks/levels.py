@@ -29,7 +29,7 @@ import time
 from collections import defaultdict
 
 from liarsdice.arena import ArenaConfig, make_spec, play_games
-from liarsdice.arena_stats import wilson, win_shares
+from liarsdice.arena.stats import wilson, win_shares
 from liarsdice.levels import LADDER, Level
 from liarsdice.rules import PRESETS, preset_options
 

@@ -25,7 +25,7 @@ from liarsdice.arena import (
     run_arena,
     seating,
 )
-from liarsdice.arena_stats import mean_interval, ratings, wilson, win_shares
+from liarsdice.arena.stats import mean_interval, ratings, wilson, win_shares
 from liarsdice.botproto.driver import ExecSettings
 from liarsdice.bots import Limit, RandomBot
 from liarsdice.cli import build_options

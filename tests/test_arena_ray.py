@@ -22,7 +22,7 @@ import pytest
 
 from conftest import free_port
 from liarsdice.arena import ArenaInputError
-from liarsdice.arena_ray import check_address
+from liarsdice.arena.ray import check_address
 
 LIARSDICE = Path(sys.executable).parent / "liarsdice"
 RAY = Path(sys.executable).parent / "ray"
@@ -238,7 +238,7 @@ class _FlakyRay:
 
 
 def test_a_client_server_that_fails_to_start_a_server_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    from liarsdice import arena_ray
+    from liarsdice.arena import ray as arena_ray
 
     monkeypatch.setattr(arena_ray.time, "sleep", lambda _: None)
     flaky = _FlakyRay(failures=arena_ray.CLIENT_SERVER_ATTEMPTS - 1)

@@ -855,7 +855,7 @@ def arena(
             parse_lineup,
             run_arena,
         )
-        from .arena_report import make_progress, print_report
+        from .arena.report import make_progress, print_report
     except ImportError as e:
         _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
     if bots is None:
@@ -866,7 +866,7 @@ def arena(
         lineup = parse_lineup(bots, players)
         options = build_options(preset, len(lineup), dice, faces, option)
         if ray is not None:
-            from .arena_ray import check_address, check_working_dir, require_ray
+            from .arena.ray import check_address, check_working_dir, require_ray
 
             ray = check_address(ray)
             if ray_working_dir is not None:

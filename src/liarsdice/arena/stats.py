@@ -10,7 +10,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .arena import GameRow, entry_labels
+from .config import entry_labels
+from .play import GameRow
 
 Z95 = 1.959963984540054
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .arena import BOT_LOGS, RECORDS, ArenaResult
+from .config import BOT_LOGS, RECORDS
+from .results import ArenaResult
 
 
 def write_chart(path: Path, result: ArenaResult) -> Path:

@@ -22,19 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .arena import (
-    ArenaConfig,
-    ArenaError,
-    ArenaInputError,
-    GameRow,
-    _Spec,
-    chunk_size,
-    chunks_of,
-    make_spec,
-    play_games,
-    play_games_keeping_records,
-    record_name,
-)
+from .config import ArenaConfig, ArenaError, ArenaInputError, record_name
+from .play import GameRow, WorkerSpec, chunk_size, chunks_of, make_spec, play_games, play_games_keeping_records
 
 ADDRESSES = (
     "local (a Ray started for this run), auto (the cluster this machine belongs to), "
@@ -59,7 +48,7 @@ def check_working_dir(path: Path) -> Path:
     return path
 
 
-def _chunk(spec: _Spec, numbers: Sequence[int], keep_records: bool) -> tuple[list[GameRow], list[tuple[int, str]]]:
+def _chunk(spec: WorkerSpec, numbers: Sequence[int], keep_records: bool) -> tuple[list[GameRow], list[tuple[int, str]]]:
     # The task itself: the local workers' function, records handed back rather than written.
     if keep_records:
         return play_games_keeping_records(spec, numbers)
