@@ -58,7 +58,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -89,7 +88,7 @@ from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this mod
     tail_table,
 )
 from .strong_duel import in_duel
-from .strong_mixing import Policy, draw, mixed
+from .strong_mixing import Policy, Scored, draw, mixed
 
 if TYPE_CHECKING:
     from .strong_tavern import ChipModel
@@ -357,15 +356,6 @@ def tails(dist: np.ndarray) -> np.ndarray:
 
 
 # ----- the bot -----
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    value: float
-    rank: int  # which to prefer when values tie: settling the round first
-    action: Action
-    unchallenged: float = 0.0  # the chance the next player lets it stand (bids only)
-    bluff: bool = False  # a bid on a face we are short of
 
 
 class Estimate:

@@ -32,12 +32,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from ..rules import Action, BidAction, Challenge
 
-if TYPE_CHECKING:
-    from .strong import Scored
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A move and what the strong bot reckons it is worth: what mixing draws from."""
+
+    value: float
+    rank: int  # which to prefer when values tie: settling the round first
+    action: Action
+    unchallenged: float = 0.0  # the chance the next player lets it stand (bids only)
+    bluff: bool = False  # a bid on a face we are short of
+
 
 # Expected dice: how much worse than the best a move may be and still be made fairly often.
 TEMPERATURE = 0.04

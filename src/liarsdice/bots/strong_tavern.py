@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..rules import Accuse, AllIn, Bid, BidAction, Claim, Fold, PlayerView
-from .strong import Estimate, Scored, matches, standing_chance
+from .strong import Estimate, matches, standing_chance
+from .strong_mixing import Scored
 
 if TYPE_CHECKING:
     from .strong import StrongBot
