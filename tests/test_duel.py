@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 
 pytest.importorskip("numba")
 
-from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
+from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, shipped, train
 from liarsdice.duel.footprint import estimate, measure
@@ -36,8 +37,8 @@ def duel(dice: tuple[int, int], faces: int = 6, wild: object = 1, preset: str = 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
-    monkeypatch.setattr(DuelBot, "_cache", {})
-    monkeypatch.setattr(DuelBot, "_not_trained", set())
+    monkeypatch.setattr(TrainedDuels, "cache", {})
+    monkeypatch.setattr(TrainedDuels, "not_trained", set())
     # none of the package's shipped strategies: these tests train or give their own
     monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "no-shipped-strategies")
     return tmp_path
@@ -274,7 +275,7 @@ def test_bot_plays_legal_moves_in_every_duel_shape(wild: object, k: int | None) 
         for b in range(1, 6):
             options = duel((a, b), 6, wild)
             memory = default_k(options, (a, b)) if k is None else k
-            DuelBot._cache[strategy_key(options, (a, b), memory)] = uniform(options, (a, b), memory)
+            TrainedDuels.cache[strategy_key(options, (a, b), memory)] = uniform(options, (a, b), memory)
             game = Game(options, seats=["A", "B"])
             bots = [DuelBot(seed=rng.randrange(1 << 30), k=k), DuelBot(seed=rng.randrange(1 << 30), k=k)]
             for _ in range(3):
@@ -294,7 +295,7 @@ def test_bot_plays_legal_moves_in_every_duel_shape(wild: object, k: int | None) 
 
 
 def test_bot_plays_the_last_duel_of_a_multi_player_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    import liarsdice.bots.duel as duel_module
+    import liarsdice.bots.trained as duel_module
 
     # The duels of 2 dice each with 4 faces, trained on first use, briefly.
     monkeypatch.setattr(duel_module, "TRAIN_ITERATIONS", 30)
@@ -340,7 +341,7 @@ def test_policy_is_what_the_bot_plays_and_what_lbr_reads() -> None:
     # a strategy of uneven chances, so that drawing from the wrong one shows
     liar = [rng.random((len(g.players[p].hands), g.num_node_slots[p])).astype(np.float32) for p in (0, 1)]
     bid = [rng.random((len(g.players[p].hands), g.num_edge_slots[p])).astype(np.float32) ** 4 for p in (0, 1)]
-    DuelBot._cache[strategy_key(options, (2, 2), k)] = DuelStrategy(options, (2, 2), k, liar, bid, graph=g)
+    TrainedDuels.cache[strategy_key(options, (2, 2), k)] = DuelStrategy(options, (2, 2), k, liar, bid, graph=g)
     state = Game(options, seats=["A", "B"]).position([(2, 5), (1, 6)], starter=0)
     state, _ = state.apply(BidAction(state.view(0).legal.bids[4]))  # type: ignore[union-attr]
     view = state.view(1)

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 pytest.importorskip("numba")
 
 from liarsdice.bots import strong_duel as sd
-from liarsdice.bots.duel import DuelBot, strategies_dir, strategy_key
+from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, game_for, shipped, train
 from liarsdice.duel.packed import BITS, Layout, own_reach, pack, unpack
@@ -33,11 +34,11 @@ K = 2
 def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty data directory, and an empty folder of shipped strategies (returned)."""
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path / "data"))
-    monkeypatch.setattr(DuelBot, "_cache", {})
-    monkeypatch.setattr(DuelBot, "_not_trained", set())
+    monkeypatch.setattr(TrainedDuels, "cache", {})
+    monkeypatch.setattr(TrainedDuels, "not_trained", set())
     monkeypatch.setattr(shipped, "_reported", set())
     monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
-    sd.lookups.cache_clear()
+    sd.exact_solutions.cache_clear()
     return tmp_path / "shipped"
 
 

@@ -17,7 +17,8 @@ pytest.importorskip("numba")
 
 from liarsdice.bots import StrongBot
 from liarsdice.bots import strong_duel as sd
-from liarsdice.bots.duel import DuelBot, strategy_key
+from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.trained import TrainedDuels, strategy_key
 from liarsdice.duel import DuelStrategy, default_k, game_for, shipped
 from liarsdice.exploit import Duel, Job, Opponent, Settings, duel_options, run
 from liarsdice.players import make_bot
@@ -27,8 +28,8 @@ from liarsdice.rules import Action, Bid, BidAction, Exact, Game, GameState, Play
 @pytest.fixture(autouse=True)
 def fresh_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
-    monkeypatch.setattr(DuelBot, "_cache", {})
-    monkeypatch.setattr(DuelBot, "_not_trained", set())
+    monkeypatch.setattr(TrainedDuels, "cache", {})
+    monkeypatch.setattr(TrainedDuels, "not_trained", set())
     # none of the package's shipped strategies: these tests train or give their own
     monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "no-shipped-strategies")
     sd.KEPT._kept.clear()
@@ -43,7 +44,7 @@ def uneven_strategy(dice: tuple[int, int]) -> None:
     rng = np.random.default_rng(5)
     liar = [rng.random((len(g.players[p].hands), g.num_node_slots[p])).astype(np.float32) for p in (0, 1)]
     bid = [rng.random((len(g.players[p].hands), g.num_edge_slots[p])).astype(np.float32) ** 4 for p in (0, 1)]
-    DuelBot._cache[strategy_key(options, dice, k)] = DuelStrategy(options, dice, k, liar, bid, graph=g)
+    TrainedDuels.cache[strategy_key(options, dice, k)] = DuelStrategy(options, dice, k, liar, bid, graph=g)
 
 
 def after(dice: tuple[int, int], hands: tuple[tuple[int, ...], ...], bids: list[Bid]) -> GameState:
@@ -180,7 +181,7 @@ def test_without_a_strategy_at_hand_it_plays_its_own_and_trains_nothing() -> Non
     view = after((3, 3), ((1, 2, 3), (4, 5, 6)), []).view(0)
     assert sd.equilibrium_at(view, None) is None
     assert StrongBot(0).policy(view) == StrongBot(0).scored_policies([view])[0]
-    assert DuelBot._cache == {}  # looked for, not trained: the duel bot may still train it later
+    assert TrainedDuels.cache == {}  # looked for, not trained: the duel bot may still train it later
 
 
 def lbr(share: float, monkeypatch: pytest.MonkeyPatch) -> float:

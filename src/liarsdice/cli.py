@@ -606,7 +606,7 @@ def train(
         train_all(every, only, variant, jobs, into, seed, iterations, **single, out=out, exact=exact, fresh=fresh)
         return
     try:
-        from .bots.duel import strategies_dir, strategy_key
+        from .bots.trained import strategies_dir, strategy_key
         from .duel import Stopped, TooBig, default_k, game_for
         from .duel import train as run_train
         from .duel.footprint import measure, refuse_if_too_big, too_big_message

@@ -34,15 +34,22 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..rules import Action, Bid, BidAction, Challenge, Game, Options, PlayerView
 from .cfr import CfrBot, duel_dice, policy_at
 from .strong_mixing import Policy
+from .trained import TrainedDuels
 
-if TYPE_CHECKING:
-    from .duel import DuelBot
-    from .strong import StrongBot
+
+class StrongBot(Protocol):
+    """What the mixing needs of the strong bot (`bots/strong.py`): its model of how often each
+    seat bids regardless of its hand, and its own policies at positions of the round."""
+
+    def noise(self) -> dict[int, float]: ...
+
+    def scored_policies(self, views: Sequence[PlayerView]) -> list[Policy]: ...
+
 
 # The chance that the bot plays a round of a duel by the equilibrium (module docstring); chosen
 # by measurement (docs/exploit.md, "strong in a duel").
@@ -74,20 +81,17 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
     dice = duel_dice(view)
     if dice is None:
         return None
-    exact, trained = lookups()
-    solution = exact.solution_for(view.options, dice, seconds)
+    solution = exact_solutions().solution_for(view.options, dice, seconds)
     if solution is not None:
         return solution.policy  # type: ignore[no-any-return]
-    strategy = trained.strategy_for(view.options, dice, train_small=False)
+    strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
     return None if strategy is None else strategy.policy
 
 
 @lru_cache(maxsize=1)
-def lookups() -> tuple[CfrBot, DuelBot]:
-    """The cfr and duel bots' tables of solutions and trained strategies (kept per process)."""
-    from .duel import DuelBot  # here: the duel bot falls back on the strong bot
-
-    return CfrBot(0), DuelBot(0)
+def exact_solutions() -> CfrBot:
+    """The cfr bot's table of exact solutions (kept per process)."""
+    return CfrBot(0)
 
 
 class OwnPolicies:

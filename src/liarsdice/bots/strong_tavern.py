@@ -37,14 +37,26 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..rules import Accuse, AllIn, Bid, BidAction, Claim, Fold, PlayerView
-from .strong import Estimate, matches, standing_chance
+from .strong_belief import Estimate, standing_chance
+from .strong_counts import matches
 from .strong_mixing import Scored
 
-if TYPE_CHECKING:
-    from .strong import StrongBot
+
+class StrongBot(Protocol):
+    """What the chips need of the strong bot (`bots/strong.py`): its bids scored at given stakes,
+    its candidate bids, and a model of the chips' worth it may have been given."""
+
+    chip_model: ChipModel | None
+
+    def scored_bids(
+        self, view: PlayerView, estimate: Estimate, stakes: tuple[float, float] | None = None
+    ) -> list[Scored]: ...
+
+    def candidates(self, view: PlayerView, estimate: Estimate) -> list[Bid]: ...
+
 
 # At a table of three or more: the starting chips are worth this many times the starting dice
 # (with 3 dice and 10 chips a chip is worth 0.3 of a die).
@@ -249,14 +261,14 @@ class HeadsUp:
         assert view.chips is not None
         theirs = owed_by(view, self.them, level)
         if view.chips[self.them] < theirs:
-            return [self.forced(bid, cost, raise_to) for bid in bids or self.bot._candidates(view, estimate)]
+            return [self.forced(bid, cost, raise_to) for bid in bids or self.bot.candidates(view, estimate)]
         pot = self.pot + cost + theirs
         win, lose = self.after(True, cost, theirs, pot), self.after(False, cost, theirs, pot)
         mid = (win + lose) / 2
         stakes = (win - mid, mid - lose)
         if bids is None:
             out = []
-            for move in self.bot._bids(view, estimate, stakes):
+            for move in self.bot.scored_bids(view, estimate, stakes):
                 assert isinstance(move.action, BidAction)
                 claim = Claim(move.action.bid, raise_to, move.action.push)
                 out.append(self.scored(mid + move.value, 0, claim, move.unchallenged, move.bluff))
@@ -336,7 +348,7 @@ class TableMoves:
             level = view.current_bet or 0
             if nxt is not None and view.chips[nxt] < owed_by(view, nxt, level):
                 # The next player must accuse with every chip or fold: score that, not a raise.
-                for bid in self.bot._candidates(view, estimate):
+                for bid in self.bot.candidates(view, estimate):
                     value, stands = self.forced(bid, nxt, chips - owed)
                     moves.append(Scored(value - chip * owed, 0, Claim(bid), stands))
             else:
@@ -345,7 +357,7 @@ class TableMoves:
                     self.loss(me, chips - owed),
                 )
                 claims = []
-                for move in self.bot._bids(view, estimate, stakes):
+                for move in self.bot.scored_bids(view, estimate, stakes):
                     assert isinstance(move.action, BidAction)
                     claim = Claim(move.action.bid, None, move.action.push)
                     claims.append(Scored(move.value - chip * owed, 0, claim, move.unchallenged, move.bluff))
