@@ -6,29 +6,17 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from functools import lru_cache
 from typing import Self
 
 from .actions import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Fold, Pass, Vote
-from .bids import Bid, BidLadder
+from .bids import Bid
 from .chance import _Chance
 from .events import Event, Turn
-from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction
+from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction, bid_actions
 from .views import LegalMoves
 
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
 _EXACT = Exact()
-
-
-@lru_cache(maxsize=512)
-def _bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
-    return tuple(BidAction(b) for b in lad.bids)
-
-
-@lru_cache(maxsize=512)
-def _opening_actions(lad: BidLadder, no_open_face: int) -> tuple[BidAction, ...]:
-    actions = _bid_actions(lad)
-    return tuple(a for a in actions if a.bid.face != no_open_face) if no_open_face else actions
 
 
 def _sub_multisets(cup: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -157,7 +145,7 @@ class _Bidding(_Chance):
         )
         bids: tuple[Action, ...]
         if on_ladder and not (t.special and self._face_locked(seat)):
-            bids = _bid_actions(t.ladder)[rung + 1 :]
+            bids = bid_actions(t.ladder)[rung + 1 :]
         else:
             bids = tuple(BidAction(b) for b in self._legal_bids(seat))
         legal = bids + calls

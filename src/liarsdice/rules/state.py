@@ -15,6 +15,7 @@ tavern's chips (chips.py); `GameState` adds `apply`, which sends each action to 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from .actions import (
     Accuse,
@@ -33,72 +34,36 @@ from .actions import (
     Vote,
     format_action,
 )
-from .bidding import _opening_actions
-from .bids import Bid, ladder
+from .bids import Bid
 from .chance import ChanceSpec
 from .chips import _Chips
-from .events import Event, RoundStarted, Turn
-from .options import Options, OptionsError
+from .events import Event, Turn
+from .options import Options
 from .table import (
-    _ROLLS_KEPT,
-    _ROLLS_LISTED,
     OVER,
     REROLL,
     ROLL,
     STARTER,
     TURN,
     VOTE,
+    GameTable,
     IllegalAction,
     SetupError,
     _mask,
     _new_tuple,
-    _Table,
 )
 from .views import PlayerView, build_view
 
 __all__ = ["ChanceSpec", "Game", "GameState", "IllegalAction", "SetupError"]
 
 
-class Game:
+class Game(GameTable):
     """The rules of one table: options and seat names. Makes states; never changes."""
 
-    __slots__ = (
-        "options",
-        "seats",
-        "num_players",
-        "_challenges",
-        "_no_cups",
-        "_no_flags",
-        "_faces",
-        "_simple",
-        "_duel",
-        "_plain_single",
-        "_initial",
-    )
+    __slots__ = ("_initial",)
 
     def __init__(self, options: Options, seats: Sequence[str] | None = None) -> None:
-        options.validate()
-        if seats is None:
-            seats = [f"P{i}" for i in range(options.num_players)]
-        seats = tuple(str(s) for s in seats)
-        if len(seats) != options.num_players:
-            raise OptionsError(f"{len(seats)} seat names given for num_players={options.num_players}")
-        if len(set(s.lower() for s in seats)) != len(seats):
-            raise OptionsError(f"seat names must differ: {', '.join(seats)}")
-        self.options = options
-        self.seats = seats
-        self.num_players = options.num_players
-        self._challenges = tuple(Challenge(s) for s in range(self.num_players))
-        self._no_cups: tuple[tuple[int, ...], ...] = ((),) * self.num_players
-        self._no_flags = (False,) * self.num_players
-        self._faces = frozenset(range(1, options.faces + 1))
-        # Bids, challenge and exact only: the legal actions depend on the standing rung and the
-        # seats alone, so tables cache them (_Table.after).
-        self._simple = options.economy is None and not options.push and options.pass_rule == "none"
-        # A challenge can only be of the last bid, and it is settled at once (no vote, no pass).
-        self._duel = options.pass_rule == "none" and options.challenge_mode == "duel"
-        # One round, no chips: the check alone decides the result (see _finish_single).
-        self._plain_single = options.rounds == "single" and options.economy is None
+        super().__init__(options, seats)
         self._initial = self._make_initial_state()
 
     def __repr__(self) -> str:
@@ -181,62 +146,6 @@ class Game:
         )
         return GameState._chance(self, table, ROLL, None, ())._begin_round(tuple(cups))
 
-    def _table(
-        self,
-        round_no: int,
-        dice: tuple[int, ...],
-        out_round: tuple[int | None, ...],
-        special: bool,
-        special_done: int,
-        exact_used: int,
-        starter: int,
-        chips: tuple[int, ...] | None,
-        running_pot: int,
-    ) -> _Table:
-        o = self.options
-        t = _Table()
-        t.round_no = round_no
-        t.dice = dice
-        t.out_round = out_round
-        t.special = special
-        t.special_done = special_done
-        t.exact_used = exact_used
-        t.starter = starter
-        t.chips = chips
-        t.running_pot = running_pot
-        n = self.num_players
-        t.active = tuple(s for s in range(n) if out_round[s] is None)
-        t.next_seat = tuple(
-            next(((s + k) % n for k in range(1, n + 1) if out_round[(s + k) % n] is None), s) for s in range(n)
-        )
-        bounds, at = [], 0
-        for d in dice:
-            bounds.append((at, at + d))
-            at += d
-        t.roll_slices = tuple(bounds)
-        t.total_dice = at
-        t.hand_slices = tuple(slice(a, b) for a, b in bounds)
-        t.one_die_each = all(d == 1 for d in dice)
-        t.rolled = {} if o.faces**at <= _ROLLS_KEPT else None
-        t.rolls = [None] * o.faces**at if o.faces**at <= _ROLLS_LISTED else None
-        t.exact_possible = o.exact != "none" and not (
-            special and o.one_die_round is not None and not o.one_die_round.exact_allowed
-        )
-        t.q_max = sum(dice[s] for s in t.active)
-        t.wild = None if special else o.wild
-        rule = "plain" if special else o.wild_bid_rule
-        t.ladder = ladder(o.faces, t.wild, rule, o.bid_order, max(t.q_max, 1))
-        t.rung_of = t.ladder.index
-        t.quick_bids = not special and o.economy is None
-        t.no_open_face = t.wild if t.wild is not None and not o.wild_opening else 0
-        t.opening = _opening_actions(t.ladder, t.no_open_face)
-        t.after = tuple([None] * len(t.ladder.bids) for _ in range(n)) if self._simple else None
-        t.moves = {} if self._simple else None
-        t.endings = {} if self._plain_single else None
-        t.flags = None
-        t.started = RoundStarted(round_no, starter, special, dice)
-        return t
-
 
 class GameState(_Chips):
     """One moment of a game. Immutable: `apply` returns a new state.
@@ -244,6 +153,11 @@ class GameState(_Chips):
     Read it through its properties and `view(seat)`; other seats' cups are reachable only via
     `view` of that seat or the reveal in a `RoundOutcome`.
     """
+
+    @property
+    def game(self) -> Game:
+        """The game this state is of (its parts know it as the `GameTable` it is)."""
+        return cast(Game, self._game)
 
     __slots__ = ()
 

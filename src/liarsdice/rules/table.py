@@ -10,17 +10,15 @@ without fields of its own, so a state is still one object with nine slots.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Final, Self
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Final, Self
 
-from .actions import Action, BidAction, Claim, Roll
-from .bids import Bid, BidLadder
+from .actions import Action, BidAction, Challenge, Claim, Roll
+from .bids import Bid, BidLadder, ladder
 from .events import Event, GameOver, GameResult, RoundOutcome, RoundResolved, RoundStarted, Turn
-from .options import Options
+from .options import Options, OptionsError
 from .views import LegalMoves
-
-if TYPE_CHECKING:
-    from .state import Game
 
 STARTER: Final = "starter"  # chance: luck picks the opener
 ROLL: Final = "roll"  # chance: every cup is rolled
@@ -36,12 +34,123 @@ _OFF_LADDER = 1 << 62  # the rung of a standing bid above the ladder (max_quanti
 _new_tuple = tuple.__new__  # builds a named tuple without its Python-level __new__ (hot paths)
 
 
+@lru_cache(maxsize=512)
+def bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
+    """Every bid of the ladder as an action, lowest first (shared: made once per ladder)."""
+    return tuple(BidAction(b) for b in lad.bids)
+
+
+@lru_cache(maxsize=512)
+def opening_actions(lad: BidLadder, no_open_face: int) -> tuple[BidAction, ...]:
+    """The bids that may open a round: every one, or none on `no_open_face` (0: no such face)."""
+    actions = bid_actions(lad)
+    return tuple(a for a in actions if a.bid.face != no_open_face) if no_open_face else actions
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why, in the game's words."""
 
 
 class SetupError(ValueError):
     """A position that cannot exist under the options (wrong number of dice, unknown seat...)."""
+
+
+class GameTable:
+    """What every state reads of its game, fixed when the game is made: the options, the seats and
+    what follows from them (the `Game` of state.py, which also makes the states, is one)."""
+
+    __slots__ = (
+        "options",
+        "seats",
+        "num_players",
+        "_challenges",
+        "_no_cups",
+        "_no_flags",
+        "_faces",
+        "_simple",
+        "_duel",
+        "_plain_single",
+    )
+
+    def __init__(self, options: Options, seats: Sequence[str] | None = None) -> None:
+        options.validate()
+        if seats is None:
+            seats = [f"P{i}" for i in range(options.num_players)]
+        seats = tuple(str(s) for s in seats)
+        if len(seats) != options.num_players:
+            raise OptionsError(f"{len(seats)} seat names given for num_players={options.num_players}")
+        if len(set(s.lower() for s in seats)) != len(seats):
+            raise OptionsError(f"seat names must differ: {', '.join(seats)}")
+        self.options = options
+        self.seats: tuple[str, ...] = seats
+        self.num_players = options.num_players
+        self._challenges = tuple(Challenge(s) for s in range(self.num_players))
+        self._no_cups: tuple[tuple[int, ...], ...] = ((),) * self.num_players
+        self._no_flags = (False,) * self.num_players
+        self._faces = frozenset(range(1, options.faces + 1))
+        # Bids, challenge and exact only: the legal actions depend on the standing rung and the
+        # seats alone, so tables cache them (_Table.after).
+        self._simple = options.economy is None and not options.push and options.pass_rule == "none"
+        # A challenge can only be of the last bid, and it is settled at once (no vote, no pass).
+        self._duel = options.pass_rule == "none" and options.challenge_mode == "duel"
+        # One round, no chips: the check alone decides the result (see _finish_single).
+        self._plain_single = options.rounds == "single" and options.economy is None
+
+    def _table(
+        self,
+        round_no: int,
+        dice: tuple[int, ...],
+        out_round: tuple[int | None, ...],
+        special: bool,
+        special_done: int,
+        exact_used: int,
+        starter: int,
+        chips: tuple[int, ...] | None,
+        running_pot: int,
+    ) -> _Table:
+        o = self.options
+        t = _Table()
+        t.round_no = round_no
+        t.dice = dice
+        t.out_round = out_round
+        t.special = special
+        t.special_done = special_done
+        t.exact_used = exact_used
+        t.starter = starter
+        t.chips = chips
+        t.running_pot = running_pot
+        n = self.num_players
+        t.active = tuple(s for s in range(n) if out_round[s] is None)
+        t.next_seat = tuple(
+            next(((s + k) % n for k in range(1, n + 1) if out_round[(s + k) % n] is None), s) for s in range(n)
+        )
+        bounds, at = [], 0
+        for d in dice:
+            bounds.append((at, at + d))
+            at += d
+        t.roll_slices = tuple(bounds)
+        t.total_dice = at
+        t.hand_slices = tuple(slice(a, b) for a, b in bounds)
+        t.one_die_each = all(d == 1 for d in dice)
+        t.rolled = {} if o.faces**at <= _ROLLS_KEPT else None
+        t.rolls = [None] * o.faces**at if o.faces**at <= _ROLLS_LISTED else None
+        t.exact_possible = o.exact != "none" and not (
+            special and o.one_die_round is not None and not o.one_die_round.exact_allowed
+        )
+        t.q_max = sum(dice[s] for s in t.active)
+        t.wild = None if special else o.wild
+        rule = "plain" if special else o.wild_bid_rule
+        t.ladder = ladder(o.faces, t.wild, rule, o.bid_order, max(t.q_max, 1))
+        t.rung_of = t.ladder.index
+        t.quick_bids = not special and o.economy is None
+        t.no_open_face = t.wild if t.wild is not None and not o.wild_opening else 0
+        t.opening = opening_actions(t.ladder, t.no_open_face)
+        t.after = tuple([None] * len(t.ladder.bids) for _ in range(n)) if self._simple else None
+        t.moves = {} if self._simple else None
+        t.endings = {} if self._plain_single else None
+        t.flags = None
+        t.started = RoundStarted(round_no, starter, special, dice)
+        return t
 
 
 class _Table:
@@ -263,7 +372,7 @@ class _StateCore:
     # Few slots: a bid copies all of them. What changes rarely sits in `_r` (see _Round).
     __slots__ = ("_game", "_t", "_r", "_phase", "_to_act", "_history", "_standing", "_rung", "_legal")
 
-    _game: Game
+    _game: GameTable
     _t: _Table
     _r: _Round
     _phase: str
@@ -278,7 +387,7 @@ class _StateCore:
     @classmethod
     def _chance(
         cls,
-        game: Game,
+        game: GameTable,
         table: _Table,
         phase: str,
         outcome: RoundOutcome | None,
@@ -319,7 +428,7 @@ class _StateCore:
     # ----- reading -----
 
     @property
-    def game(self) -> Game:
+    def game(self) -> GameTable:
         return self._game
 
     @property
