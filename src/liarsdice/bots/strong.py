@@ -74,17 +74,7 @@ from ..rules import (
 from .base import Bot, Limit
 from .probability import safest_action
 from .strong_belief import BID_NOISE, Estimate, Round, bid_share
-from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this module's names)
-    HandSpace,
-    Matches,
-    binomial_pmf,
-    hand_space,
-    match_vector,
-    matches,
-    raise_row,
-    sigmoid,
-    tail_table,
-)
+from .strong_counts import match_vector
 from .strong_duel import in_duel
 from .strong_mixing import Policy, Scored, draw, mixed
 
