@@ -7,14 +7,15 @@ will call, winning most rounds from two dice up. Mixing worse moves of its own h
 at a price against players that do not read it (docs/exploit.md, "strong's mixing"). An
 equilibrium strategy hides it at no such price.
 
-So in a two-player round that is exactly the game the solvers take (bids and the liar call: no
-exact, pass, push, chips or siding vote, no one-die round), where a strategy of that duel is at
+So in a two-player round that is exactly the game the solvers take (bids and the liar call, and
+exact where it may be called any time: no pass, push, chips or siding vote, no one-die round, no
+exact once a game), where a strategy of that duel is at
 hand, the bot plays, for the whole round, that strategy with chance DUEL_SHARE and its own play
 otherwise. The strategy is the exact solution where the cfr bot has it or solves it quickly (1 vs
 1), else one `liarsdice train` left in the data directory (the duel bot's cache), else the one
 shipped in the package for exactly these rules (`liarsdice.duel.shipped`); none is trained here.
-Everywhere else (more players, Perudo's calza, Soar's pass and push, Jokers' vote, Tavern's chips,
-an untrained duel) the bot plays as before.
+Everywhere else (more players, Soar's pass and push, Jokers' vote, Tavern's chips, an untrained
+duel) the bot plays as before.
 
 Mixed per round, not per move, because then what a best response wins against the mixture is at
 most the mixture of what it wins against each (the payoff is linear in a mixed strategy), and
@@ -59,14 +60,15 @@ DUEL_SHARE = 0.6
 # (`liarsdice exploit`) is about 2,500.
 KEPT_POLICIES = 20_000
 
-StrategyPolicy = Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float]]
+StrategyPolicy = Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float] | Mapping[Bid | str | None, float]]
 PositionKey = tuple[Any, ...]
 
 
 def plain_duel(options: Options) -> bool:
-    """Whether a two-player round under `options` is only bids and the liar call."""
+    """Whether a two-player round under `options` is only bids, the liar call and, where it may
+    be called any time, exact (spot-on, calza): the rounds a trained strategy covers."""
     return (
-        options.exact == "none"
+        (options.exact == "none" or options.exact_limit == "unlimited")
         and options.pass_rule == "none"
         and not options.push
         and options.challenge_mode == "duel"
@@ -81,9 +83,10 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
     dice = duel_dice(view)
     if dice is None:
         return None
-    solution = exact_solutions().solution_for(view.options, dice, seconds)
-    if solution is not None:
-        return solution.policy  # type: ignore[no-any-return]
+    if view.options.exact == "none":  # the exact solutions have no exact call
+        solution = exact_solutions().solution_for(view.options, dice, seconds)
+        if solution is not None:
+            return solution.policy  # type: ignore[no-any-return]
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
     return None if strategy is None else strategy.policy
 
