@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -290,6 +291,28 @@ def tails(dist: np.ndarray) -> np.ndarray:
 # ----- the bot -----
 
 
+class Facing(NamedTuple):
+    """The next player's raises over our bids, whatever the stakes (`Estimate._facing_ahead`)."""
+
+    true: np.ndarray  # [C, M]: its raise is true, per bid and hand of its
+    mass: np.ndarray  # [C, M]: the weight of its hands that raise
+    cell: np.ndarray  # (bid, face) of each raise, flattened
+    group: np.ndarray  # [C, F]: the weight that raises on each face
+    safe: np.ndarray  # group, never zero
+    raised: np.ndarray  # [C, F, F]: our lowest raise on each face above each of its raises
+    raise_chance: np.ndarray  # [C, F, F]: the chance that raise is true
+
+
+class LookAhead(NamedTuple):
+    """The next player's answers to a set of bids, whatever the stakes (`Estimate.score_bids`)."""
+
+    w: np.ndarray  # its hands' weights
+    challenged: np.ndarray  # [C, M]: the chance it challenges each bid from each hand
+    true: np.ndarray | None  # [C, M]: the bid is true (None: a pass is scored)
+    stands: np.ndarray  # [C]: the chance each bid stands
+    facing: Facing | None  # its raises, where it may raise and the round comes back to us
+
+
 class Estimate:
     """The belief of one decision: per-cup weights, the count distributions, bid chances."""
 
@@ -302,6 +325,7 @@ class Estimate:
             self.seat_dists = same_cups.seat_dists
             self.table_tails = same_cups.table_tails
             self._without = same_cups._without
+            self._looked_ahead: dict[tuple[Any, ...], LookAhead | None] = {}
             return
         self.weights = beliefs(r)
         faces = r.faces
@@ -311,6 +335,9 @@ class Estimate:
         }
         self.table_tails = self._tails(r.opponents)
         self._without: dict[int, np.ndarray] = {}
+        # The look-ahead of each set of bids scored, whatever the stakes: Tavern scores the same
+        # bids at every raise it may make, and only the stakes differ.
+        self._looked_ahead = {}
 
     def _tails(self, seats: Sequence[int], extra: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """[faces, L]: P(the cups of `seats` (plus `extra` rerolled dice per face) hold at least
@@ -384,12 +411,33 @@ class Estimate:
         losing a check is worth here, if not the round's usual."""
         r = self.r
         win, lose = stakes if stakes is not None else (r.win, r.lose)
+        count = len(bids)
+        key = (tuple(bids), push, pass_valid)
+        if key not in self._looked_ahead:
+            self._looked_ahead[key] = self._look_ahead(bids, push, pass_valid)
+        ahead = self._looked_ahead[key]
+        if ahead is None:
+            return np.zeros(count), np.ones(count)
+        if ahead.true is not None:
+            pay = win * ahead.true - lose * (1 - ahead.true)
+        else:
+            pay = np.full(ahead.challenged.shape, win if pass_valid else -lose)
+        value = (ahead.w[None, :] * ahead.challenged * pay).sum(axis=1)
+        if ahead.facing is not None:
+            value = value + r.come_back * self._facing(ahead.facing, win, lose)
+        return value, ahead.stands.copy()
+
+    def _look_ahead(
+        self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None
+    ) -> LookAhead | None:
+        """What `score_bids` works out whatever the stakes: the next player's answers to `bids`."""
+        r = self.r
         view = r.view
         faces = r.faces
         nxt = r.next_seat(r.me)
         count = len(bids)
         if nxt is None or nxt not in self.weights or count == 0:
-            return np.zeros(count), np.ones(count)
+            return None
         w = self.weights[nxt]
         match = matches(r.cup_size[nxt], faces, r.wild).match
         keep = max(LOOK_AHEAD_WORK // (count * faces), 1)
@@ -419,6 +467,7 @@ class Estimate:
         best = chance.max(axis=2).clip(0)  # [C, M]
         choice = np.argmax(chance + HELD_PREFERENCE * match[None, :, :], axis=2)  # [C, M]
         can_raise = valid.any(axis=1)
+        true = None
         if pass_valid is None:
             qs = np.array([b.quantity for b in bids if b is not None])
             fs = np.array([b.face - 1 for b in bids if b is not None])
@@ -426,19 +475,16 @@ class Estimate:
             challenged = np.where(can_raise[:, None], challenge_likelihood(p_standing, best), 1.0)
             # the truth of our bid given each hand of the next player
             true = lookup(rest, fs[:, None], qs[:, None] - known[fs][:, None] - match[:, fs].T)
-            pay = win * true - lose * (1 - true)
         else:
             seen_valid = believed_pass(self._our_pass_chance(push))
             challenged = np.where(
                 can_raise[:, None], challenge_likelihood(np.full((count, hands), seen_valid), best), 1.0
             )
-            pay = np.full((count, hands), win if pass_valid else -lose)
-        value = (w[None, :] * challenged * pay).sum(axis=1)
         stands = 1 - (w[None, :] * challenged).sum(axis=1)
+        facing = None
         if r.come_back > 0 and can_raise.any():
-            facing = self._facing(q_next, choice, challenged, w, match, known, rest, win, lose)
-            value = value + r.come_back * facing
-        return value, stands
+            facing = self._facing_ahead(q_next, choice, challenged, w, match, known, rest)
+        return LookAhead(w, challenged, true, stands, facing)
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
         """The chance that our pass holds, as the others see it (only pushed dice shown)."""
@@ -449,7 +495,7 @@ class Estimate:
             return 0.0
         return float((1 / self.r.faces) ** (hidden if shown else hidden - 1))
 
-    def _facing(
+    def _facing_ahead(
         self,
         q_next: np.ndarray,
         choice: np.ndarray,
@@ -458,9 +504,7 @@ class Estimate:
         match: np.ndarray,
         known: np.ndarray,
         rest: np.ndarray,
-        win: float,
-        lose: float,
-    ) -> np.ndarray:
+    ) -> Facing:
         """[C]: the value (weighted by its chance) of facing the next player's raise: we will
         challenge it or raise again, whichever is better given the face it raised on."""
         r = self.r
@@ -475,8 +519,6 @@ class Estimate:
         cell = (rows * faces + choice).ravel()
         group = np.bincount(cell, weights=mass.ravel(), minlength=count * faces).reshape(count, faces)
         safe = np.maximum(group, 1e-300)
-        calls = mass * (win * (1 - true) - lose * true)
-        challenge_value = np.bincount(cell, weights=calls.ravel(), minlength=count * faces).reshape(count, faces) / safe
         # our lowest raise on each face above each of its raises, and its chance per hand
         raised = np.zeros((count, faces, faces), dtype=np.int64)
         for c, g in zip(*np.nonzero((q_next > 0) & (group > 0)), strict=True):
@@ -489,7 +531,17 @@ class Estimate:
             np.bincount(cells, weights=ours_true.ravel(), minlength=count * faces * faces).reshape(count, faces, faces)
             / safe[:, :, None]
         )
-        raise_value = np.where(raised > 0, RAISE_LEAF * (win * raise_chance - lose * (1 - raise_chance)), -np.inf)
+        return Facing(true, mass, cell, group, safe, raised, raise_chance)
+
+    def _facing(self, f: Facing, win: float, lose: float) -> np.ndarray:
+        """[C]: the value (weighted by its chance) of facing the next player's raise at these
+        stakes: we will challenge it or raise again, whichever is better given its face."""
+        count, faces = f.group.shape
+        calls = f.mass * (win * (1 - f.true) - lose * f.true)
+        challenge_value = (
+            np.bincount(f.cell, weights=calls.ravel(), minlength=count * faces).reshape(count, faces) / f.safe
+        )
+        raise_value = np.where(f.raised > 0, RAISE_LEAF * (win * f.raise_chance - lose * (1 - f.raise_chance)), -np.inf)
         face_value = np.maximum(challenge_value, raise_value.max(axis=2))
-        face_value = np.where(group > 0, face_value, 0.0)
-        return (group * face_value).sum(axis=1)
+        face_value = np.where(f.group > 0, face_value, 0.0)
+        return (f.group * face_value).sum(axis=1)
