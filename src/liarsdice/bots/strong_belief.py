@@ -302,6 +302,22 @@ class Facing(NamedTuple):
     raised: np.ndarray  # [C, F, F]: our lowest raise on each face above each of its raises
     raise_chance: np.ndarray  # [C, F, F]: the chance that raise is true
 
+    def rows(self, picked: np.ndarray) -> Facing:
+        """The same for the bids `picked` (indices) alone: each bid's row owes nothing to the others."""
+        count, faces = self.group.shape
+        hands = len(self.cell) // count
+        choice = (self.cell.reshape(count, hands) % faces)[picked]
+        cell = (np.arange(len(picked))[:, None] * faces + choice).ravel()
+        return Facing(
+            self.true[picked],
+            self.mass[picked],
+            cell,
+            self.group[picked],
+            self.safe[picked],
+            self.raised[picked],
+            self.raise_chance[picked],
+        )
+
 
 class LookAhead(NamedTuple):
     """The next player's answers to a set of bids, whatever the stakes (`Estimate.score_bids`)."""
@@ -311,6 +327,13 @@ class LookAhead(NamedTuple):
     true: np.ndarray | None  # [C, M]: the bid is true (None: a pass is scored)
     stands: np.ndarray  # [C]: the chance each bid stands
     facing: Facing | None  # its raises, where it may raise and the round comes back to us
+    whole: bool  # looked ahead from every hand of the next player's (none left out for time)
+
+    def rows(self, picked: np.ndarray) -> LookAhead:
+        """The same for the bids `picked` (indices) alone."""
+        true = None if self.true is None else self.true[picked]
+        facing = None if self.facing is None else self.facing.rows(picked)
+        return LookAhead(self.w, self.challenged[picked], true, self.stands[picked], facing, self.whole)
 
 
 class Estimate:
@@ -414,7 +437,7 @@ class Estimate:
         count = len(bids)
         key = (tuple(bids), push, pass_valid)
         if key not in self._looked_ahead:
-            self._looked_ahead[key] = self._look_ahead(bids, push, pass_valid)
+            self._looked_ahead[key] = self._subset(key) or self._look_ahead(bids, push, pass_valid)
         ahead = self._looked_ahead[key]
         if ahead is None:
             return np.zeros(count), np.ones(count)
@@ -426,6 +449,21 @@ class Estimate:
         if ahead.facing is not None:
             value = value + r.come_back * self._facing(ahead.facing, win, lose)
         return value, ahead.stands.copy()
+
+    def _subset(self, key: tuple[Any, ...]) -> LookAhead | None:
+        """The look-ahead of these bids cut from one already made of more bids (Tavern's best
+        claims, scored again with a raise), where both look from every hand of the next player."""
+        bids, push, pass_valid = key
+        faces = self.r.faces
+        for (others, other_push, other_pass), ahead in self._looked_ahead.items():
+            if ahead is None or not ahead.whole or (other_push, other_pass) != (push, pass_valid):
+                continue
+            if len(ahead.w) > max(LOOK_AHEAD_WORK // (len(bids) * faces), 1):
+                continue
+            where = {b: i for i, b in enumerate(others)}
+            if all(b in where for b in bids):
+                return ahead.rows(np.array([where[b] for b in bids], dtype=np.int64))
+        return None
 
     def _look_ahead(
         self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None
@@ -441,7 +479,8 @@ class Estimate:
         w = self.weights[nxt]
         match = matches(r.cup_size[nxt], faces, r.wild).match
         keep = max(LOOK_AHEAD_WORK // (count * faces), 1)
-        if len(w) > keep:
+        whole = len(w) <= keep
+        if not whole:
             # Many faces: look ahead from the next player's likeliest hands only.
             top = np.argpartition(-w, keep - 1)[:keep]
             w, match = w[top] / w[top].sum(), match[top]
@@ -484,7 +523,7 @@ class Estimate:
         facing = None
         if r.come_back > 0 and can_raise.any():
             facing = self._facing_ahead(q_next, choice, challenged, w, match, known, rest)
-        return LookAhead(w, challenged, true, stands, facing)
+        return LookAhead(w, challenged, true, stands, facing, whole)
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
         """The chance that our pass holds, as the others see it (only pushed dice shown)."""
@@ -521,8 +560,12 @@ class Estimate:
         safe = np.maximum(group, 1e-300)
         # our lowest raise on each face above each of its raises, and its chance per hand
         raised = np.zeros((count, faces, faces), dtype=np.int64)
-        for c, g in zip(*np.nonzero((q_next > 0) & (group > 0)), strict=True):
-            raised[c, g] = r.raises(r.me, Bid(int(q_next[c, g]), int(g) + 1))
+        cs, gs = np.nonzero((q_next > 0) & (group > 0))
+        if len(cs):
+            # many of its raises are the same bid: each one's row is worked out once
+            distinct, which = np.unique(q_next[cs, gs] * faces + gs, return_inverse=True)
+            ours_above = np.stack([r.raises(r.me, Bid(int(u // faces), int(u % faces) + 1)) for u in distinct])
+            raised[cs, gs] = ours_above[which.ravel()]
         ours = raised[rows, choice]  # [C, M, H]
         ours_true = lookup(rest, np.arange(faces)[None, None, :], ours - known[None, None, :] - match[None, :, :])
         ours_true = np.where(ours > 0, ours_true, 0.0) * mass[:, :, None]
