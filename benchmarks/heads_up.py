@@ -77,6 +77,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--presets", help=f"comma-separated (default: {','.join(HEADS_UP_PRESETS)}; perudo at 6 seats)")
     parser.add_argument("--games", type=int, help="games per preset (default: 1000 heads-up, 600 at 6 seats)")
     parser.add_argument("--seats", type=int, default=2, help="2: heads-up; N: the candidate and N - 1 reference bots")
+    parser.add_argument("--dice", type=int, help="dice per player (default: the preset's)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1, help="processes; decisions are timed with 1 only")
     parser.add_argument("--data", type=Path, help="the candidate's data directory (default: a new empty one)")
@@ -167,7 +168,7 @@ def cold_start(args: argparse.Namespace) -> None:
         act.append(seconds)
         raise _Decided
 
-    game = Game(preset_options(preset, {"num_players": args.seats}))
+    game = Game(preset_options(preset, table(args)))
     with timing(args.candidate, first):
         agents = [BOT_LEVELS[args.candidate](args.seed)] + [make_bot("random", s) for s in range(1, args.seats)]
         with contextlib.suppress(_Decided):
@@ -203,7 +204,7 @@ def play(args: argparse.Namespace, preset: str, scratch: Path) -> dict[str, Any]
     program = f"exec:env LIARSDICE_DATA={shlex.quote(str(reference_data))} {args.reference}"
     config = ArenaConfig(
         preset=preset,
-        options=preset_options(preset, {"num_players": args.seats}),
+        options=preset_options(preset, table(args)),
         lineup=(args.candidate,) + (program,) * (args.seats - 1),
         games=args.games,
         seed=args.seed,
@@ -244,6 +245,14 @@ def report_line(preset: str, seats: int, played: dict[str, Any]) -> str:
         f"{(f'{goal:.3f}' if goal is not None else '-'):>7}{1 / seats:>7.3f}{len(t):>10}{''.join(ms)}"
         f"{played['games_per_second']:>8.2f}"
     )
+
+
+def table(args: argparse.Namespace) -> dict[str, object]:
+    """The preset's options this run changes: the seats, and the dice if given."""
+    out: dict[str, object] = {"num_players": args.seats}
+    if args.dice is not None:
+        out["dice_per_player"] = args.dice
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
