@@ -31,11 +31,9 @@ SOLVE_SECONDS = 30.0  # the most a first-use solve may take without a time limit
 TARGET = 1e-3
 
 
-# Every decision asks (the cfr and duel bots): worked out once per rules and dice.
-@lru_cache(maxsize=1024)
-def solution_key(options: Options, dice: tuple[int, int]) -> str:
-    """A name for the solved game of these bidding and counting rules and dice."""
-    rules = {
+def bidding_rules(options: Options, dice: tuple[int, int]) -> dict[str, object]:
+    """The bidding and counting rules and dice a solved or trained duel depends on (its key's)."""
+    return {
         "faces": options.faces,
         "wild_face": options.wild_face,
         "wild_bid_rule": options.wild_bid_rule,
@@ -43,6 +41,13 @@ def solution_key(options: Options, dice: tuple[int, int]) -> str:
         "wild_opening": options.wild_opening,
         "dice": list(dice),
     }
+
+
+# Every decision asks (the cfr and duel bots): worked out once per rules and dice.
+@lru_cache(maxsize=1024)
+def solution_key(options: Options, dice: tuple[int, int]) -> str:
+    """A name for the solved game of these bidding and counting rules and dice."""
+    rules = bidding_rules(options, dice)
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
     return f"{dice[0]}v{dice[1]}-f{options.faces}-{digest}"
 

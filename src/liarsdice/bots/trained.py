@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ..paths import data_dir
 from ..rules import Options
+from .cfr import bidding_rules
 
 # Duels trained on first use: hands x hands x edges of the graph at most (1 die each with six
 # faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
@@ -26,15 +27,7 @@ TRAIN_ITERATIONS = 300
 @lru_cache(maxsize=1024)  # every decision asks
 def strategy_key(options: Options, dice: tuple[int, int], k: int) -> str:
     """A name for the trained duel of these bidding and counting rules, dice and memory k."""
-    rules = {
-        "faces": options.faces,
-        "wild_face": options.wild_face,
-        "wild_bid_rule": options.wild_bid_rule,
-        "bid_order": options.bid_order,
-        "wild_opening": options.wild_opening,
-        "dice": list(dice),
-        "k": k,
-    }
+    rules = {**bidding_rules(options, dice), "k": k}
     if options.exact != "none":  # another game (a key without it is a strategy of bids alone)
         rules.update(exact=options.exact, exact_limit=options.exact_limit, cap=options.dice_cap(0))
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
