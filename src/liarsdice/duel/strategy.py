@@ -23,6 +23,7 @@ from ..rules import Bid, Options
 from ..solver.tree import GameSpec
 from .graph import AbstractGame
 from .npz import open_npz
+from .probabilities import normalise
 
 FORMAT = "liarsdice-duel-strategy"
 # The exact call's key in a policy (None is the liar call's, a Bid a raise's).
@@ -204,8 +205,6 @@ def _pruned(
     game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """float32 probabilities with those under KEEP dropped and each (hand, node) renormalised."""
-    from .probabilities import normalise
-
     liar = np.where(liar >= KEEP, liar, 0.0)
     bid = np.where(bid >= KEEP, bid, 0.0)
     exact = np.where(exact >= KEEP, exact, 0.0)
