@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -380,39 +380,6 @@ def create_app(
             base = str(request.base_url).rstrip("/")
             manager.base_url = base.replace("ws://", "http://", 1).replace("wss://", "https://", 1)
         return manager
-
-    # ----- pages -----
-
-    def page(name: str) -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html")
-
-    @app.get("/", include_in_schema=False)
-    async def home() -> FileResponse:
-        return page("index.html")
-
-    @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> FileResponse:
-        return page("table.html")
-
-    @app.get("/history", include_in_schema=False)
-    async def history_page() -> FileResponse:
-        return page("history.html")
-
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: int, request: Request) -> FileResponse:
-        # A game that is not there gets the site's "nothing here" page, not a replay page
-        # offering to download a record that does not exist.
-        if not 1 <= game_id <= MAX_ID or not await rooms(request).store.call(lambda s: _finished(s, game_id)):
-            raise HTTPException(404, f"there is no finished game {game_id}: the history lists every game that ended")
-        return page("replay.html")
-
-    @app.get("/ladder", include_in_schema=False)
-    async def ladder_page() -> FileResponse:
-        return page("ladder.html")
-
-    @app.get("/bots", include_in_schema=False)
-    async def bots_page() -> FileResponse:
-        return page("bots.html")
 
     # ----- operations: for load balancers, supervisors and Prometheus (docs/deploy.md) -----
 
@@ -812,10 +779,6 @@ def _finished_games(session: Session) -> list[dict[str, Any]]:
         }
         for game, code in rows
     ]
-
-
-def _finished(session: Session, game_id: int) -> bool:
-    return session.scalar(select(GameRow.id).where(GameRow.id == game_id, GameRow.status == "finished")) is not None
 
 
 def _record(session: Session, game_id: int) -> dict[str, Any] | None:

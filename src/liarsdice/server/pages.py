@@ -7,13 +7,14 @@ The API (`/api/...`) and the other machine addresses keep their JSON errors.
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -32,7 +33,10 @@ from .limits import (
     PRESET_RULE,
     build_options,
 )
+from .storage import MAX_ID, Store, game_finished
 from .validation import brief, explain, is_form
+
+STATIC = Path(__file__).parent / "static"
 
 # Addresses a program asks, not a person: their errors stay JSON (docs/protocol.md).
 MACHINE_PREFIXES = ("/api/", "/static/", "/ws/")
@@ -169,6 +173,38 @@ def install(app: FastAPI) -> None:
         if is_form(request.headers.get("content-type", "")):
             return error_page(status, message, title=FORM_TITLE, back=back_to(request))
         return JSONResponse({"detail": message}, status_code=status)
+
+    def page(name: str) -> FileResponse:
+        return FileResponse(STATIC / name, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def home() -> FileResponse:
+        return page("index.html")
+
+    @app.get("/t/{code}", include_in_schema=False)
+    async def table_page(code: str) -> FileResponse:
+        return page("table.html")
+
+    @app.get("/history", include_in_schema=False)
+    async def history_page() -> FileResponse:
+        return page("history.html")
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: int, request: Request) -> FileResponse:
+        # A game that is not there gets the site's "nothing here" page, not a replay page
+        # offering to download a record that does not exist.
+        store: Store = request.app.state.rooms.store
+        if not 1 <= game_id <= MAX_ID or not await store.call(lambda s: game_finished(s, game_id)):
+            raise HTTPException(404, f"there is no finished game {game_id}: the history lists every game that ended")
+        return page("replay.html")
+
+    @app.get("/ladder", include_in_schema=False)
+    async def ladder_page() -> FileResponse:
+        return page("ladder.html")
+
+    @app.get("/bots", include_in_schema=False)
+    async def bots_page() -> FileResponse:
+        return page("bots.html")
 
     @app.get("/rules", include_in_schema=False)
     async def rules_index() -> HTMLResponse:

@@ -37,6 +37,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    select,
     text,
 )
 from sqlalchemy.engine import Engine
@@ -211,6 +212,11 @@ def migrate(engine: Engine) -> None:
 
 
 Job = Callable[[Session], Any]
+
+
+def game_finished(session: Session, game_id: int) -> bool:
+    """Whether game `game_id` is stored and finished (its replay page and record exist)."""
+    return session.scalar(select(GameRow.id).where(GameRow.id == game_id, GameRow.status == "finished")) is not None
 
 
 @dataclass(frozen=True, slots=True)
