@@ -477,13 +477,14 @@ class Estimate:
         if nxt is None or nxt not in self.weights or count == 0:
             return None
         w = self.weights[nxt]
-        match = matches(r.cup_size[nxt], faces, r.wild).match
+        hands_of_next = matches(r.cup_size[nxt], faces, r.wild)
+        match, onehot = hands_of_next.match, hands_of_next.onehot
         keep = max(LOOK_AHEAD_WORK // (count * faces), 1)
         whole = len(w) <= keep
         if not whole:
             # Many faces: look ahead from the next player's likeliest hands only.
             top = np.argpartition(-w, keep - 1)[:keep]
-            w, match = w[top] / w[top].sum(), match[top]
+            w, match, onehot = w[top] / w[top].sum(), match[top], onehot[top]
         hands = len(w)
         rerolled = Counter(view.cup)
         rerolled.subtract(push)
@@ -501,8 +502,12 @@ class Estimate:
         # the next player's options above each bid, and how it sees them from each hand
         q_next = np.stack([r.raises(nxt, b) for b in bids])  # [C, F]
         valid = q_next > 0
-        need = q_next[:, None, :] - seen_push[None, None, :] - match[None, :, :]
-        chance = np.where(valid[:, None, :], lookup(table, face_ix[None, None, :], need), -1.0)
+        # Its chance of each raise from each hand, read from a [C, F, count held] table: a hand
+        # holding j dice for face f sees the raise on f as every hand holding j does.
+        sizes = onehot.shape[2]
+        by_held = lookup(table, face_ix[None, :, None], (q_next - seen_push)[:, :, None] - np.arange(sizes))
+        by_held = np.where(valid[:, :, None], by_held, -1.0).reshape(count, faces * sizes)
+        chance = by_held[:, face_ix[None, :] * sizes + match]  # [C, M, F]
         best = chance.max(axis=2).clip(0)  # [C, M]
         choice = np.argmax(chance + HELD_PREFERENCE * match[None, :, :], axis=2)  # [C, M]
         can_raise = valid.any(axis=1)
@@ -522,7 +527,7 @@ class Estimate:
         stands = 1 - (w[None, :] * challenged).sum(axis=1)
         facing = None
         if r.come_back > 0 and can_raise.any():
-            facing = self._facing_ahead(q_next, choice, challenged, w, match, known, rest)
+            facing = self._facing_ahead(q_next, choice, challenged, w, match, onehot, known, rest)
         return LookAhead(w, challenged, true, stands, facing, whole)
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
@@ -541,6 +546,7 @@ class Estimate:
         challenged: np.ndarray,
         w: np.ndarray,
         match: np.ndarray,
+        onehot: np.ndarray,
         known: np.ndarray,
         rest: np.ndarray,
     ) -> Facing:
@@ -566,14 +572,17 @@ class Estimate:
             distinct, which = np.unique(q_next[cs, gs] * faces + gs, return_inverse=True)
             ours_above = np.stack([r.raises(r.me, Bid(int(u // faces), int(u % faces) + 1)) for u in distinct])
             raised[cs, gs] = ours_above[which.ravel()]
-        ours = raised[rows, choice]  # [C, M, H]
-        ours_true = lookup(rest, np.arange(faces)[None, None, :], ours - known[None, None, :] - match[None, :, :])
-        ours_true = np.where(ours > 0, ours_true, 0.0) * mass[:, :, None]
-        cells = (cell[:, None] * faces + np.arange(faces)[None, :]).ravel()
-        raise_chance = (
-            np.bincount(cells, weights=ours_true.ravel(), minlength=count * faces * faces).reshape(count, faces, faces)
-            / safe[:, :, None]
-        )
+        # The chance of our raise on face h is the same for every hand that holds as many dice
+        # for h: so sum the raising hands' weight by (its face g, its count j on each face h)
+        # first, one product of matrices, and look the chance up once per (g, h, j).
+        spread = np.zeros((count, faces, hands))
+        spread[rows, choice, np.arange(hands)[None, :]] = mass
+        sizes = onehot.shape[2]
+        by_count = (spread @ onehot.reshape(hands, faces * sizes)).reshape(count, faces, faces, sizes)
+        need = raised[:, :, :, None] - known[None, None, :, None] - np.arange(sizes)[None, None, None, :]
+        chance = lookup(rest, np.arange(faces)[None, None, :, None], need)
+        chance = np.where(raised[:, :, :, None] > 0, chance, 0.0)
+        raise_chance = (by_count * chance).sum(axis=3) / safe[:, :, None]
         return Facing(true, mass, cell, group, safe, raised, raise_chance)
 
     def _facing(self, f: Facing, win: float, lose: float) -> np.ndarray:
