@@ -245,24 +245,27 @@ class StrongBot(Bot):
         if not bids:
             return []
         r = estimate.r
+        # Where pushes are allowed: on each face, its bids with the dice that count for it pushed.
+        pushed: list[tuple[list[Bid], tuple[int, ...]]] = []
+        pushes = set(legal.pushes)
+        if pushes:
+            for face in sorted({b.face for b in bids}):
+                push = tuple(sorted(d for d in view.cup if d == face or (r.wild is not None and d == r.wild)))
+                if push and push in pushes:
+                    pushed.append(([b for b in bids if b.face == face], push))
+            estimate.look_ahead_many([(bids, ()), *pushed])
         values, stands = estimate.score_bids(bids, stakes=stakes)
         short = self._short_faces(r)
         out = [
             Scored(float(v), 0, BidAction(b), float(s), b.face in short)
             for b, v, s in zip(bids, values, stands, strict=True)
         ]
-        pushes = set(legal.pushes)
-        if pushes:
-            for face in sorted({b.face for b in bids}):
-                push = tuple(sorted(d for d in view.cup if d == face or (r.wild is not None and d == r.wild)))
-                if not push or push not in pushes:
-                    continue
-                on_face = [b for b in bids if b.face == face]
-                pv, ps = estimate.score_bids(on_face, push, stakes=stakes)
-                out += [
-                    Scored(float(v), 0, BidAction(b, push), float(s), False)
-                    for b, v, s in zip(on_face, pv, ps, strict=True)
-                ]
+        for on_face, push in pushed:
+            pv, ps = estimate.score_bids(on_face, push, stakes=stakes)
+            out += [
+                Scored(float(v), 0, BidAction(b, push), float(s), False)
+                for b, v, s in zip(on_face, pv, ps, strict=True)
+            ]
         return out
 
     def _turn(self, view: PlayerView, estimate: Estimate) -> list[Scored]:

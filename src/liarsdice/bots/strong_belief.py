@@ -151,6 +151,33 @@ def lookup(table: np.ndarray, faces: np.ndarray, need: np.ndarray) -> np.ndarray
     return np.take(table, faces * width + np.minimum(np.maximum(need, 0), width - 1))
 
 
+class Stacked:
+    """A [faces, counts] table for each row (the first axis) of what is looked up: several
+    tables padded with zeros to one width, row c reading table `variant[c]` as `lookup` reads
+    one. The padding changes nothing: each table's last column is 0 already (more dice than
+    there are is impossible), and `lookup` clips to the last column."""
+
+    def __init__(self, tables: Sequence[np.ndarray], variant: np.ndarray) -> None:
+        if len(tables) == 1:
+            self.flat = tables[0]
+        else:
+            width = max(t.shape[1] for t in tables)
+            out = np.zeros((len(tables), tables[0].shape[0], width))
+            for i, t in enumerate(tables):
+                out[i, :, : t.shape[1]] = t
+            self.flat = out.reshape(-1, width)
+        self.variant = variant if len(tables) > 1 else None
+        self.faces = tables[0].shape[0]
+
+    def lookup(self, faces: np.ndarray, need: np.ndarray) -> np.ndarray:
+        """table_c[face, need] for each row c."""
+        if self.variant is None:
+            return lookup(self.flat, faces, need)
+        ndim = max(np.ndim(faces), np.ndim(need))
+        variant = self.variant.reshape((-1,) + (1,) * (ndim - 1))
+        return lookup(self.flat, variant * self.faces + faces, need)
+
+
 # ----- the belief over the other cups -----
 
 
@@ -469,11 +496,37 @@ class Estimate:
         self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None
     ) -> LookAhead | None:
         """What `score_bids` works out whatever the stakes: the next player's answers to `bids`."""
+        looked = self._look_ahead_groups([(bids, push)], pass_valid)
+        return None if looked is None else looked[0]
+
+    def look_ahead_many(self, groups: Sequence[tuple[Sequence[Bid], tuple[int, ...]]]) -> None:
+        """Work out at once what `score_bids` will be asked of several sets of bids, each with its
+        push (Soar: the bids on each face with that face's dice pushed): one pass over the next
+        player's hands, not one a push. Each set comes out as a call of its own makes it, so the
+        moves do not change; sets too many to look from every hand at once are left to their own
+        calls."""
+        todo = [(tuple(b), p) for b, p in groups if b and (tuple(b), p, None) not in self._looked_ahead]
+        r = self.r
+        nxt = r.next_seat(r.me)
+        if len(todo) < 2 or nxt is None or nxt not in self.weights:
+            return
+        if len(self.weights[nxt]) > max(LOOK_AHEAD_WORK // (sum(len(b) for b, _ in todo) * r.faces), 1):
+            return
+        looked = self._look_ahead_groups(todo, None)
+        assert looked is not None
+        for (bids, push), ahead in zip(todo, looked, strict=True):
+            self._looked_ahead[(bids, push, None)] = ahead
+
+    def _look_ahead_groups(
+        self, groups: Sequence[tuple[Sequence[Bid | None], tuple[int, ...]]], pass_valid: bool | None
+    ) -> list[LookAhead] | None:
+        """`_look_ahead` of each of `groups` (bids and a push) in one pass: each bid's row sees the
+        dice as its own push leaves them."""
         r = self.r
         view = r.view
         faces = r.faces
         nxt = r.next_seat(r.me)
-        count = len(bids)
+        count = sum(len(bids) for bids, _ in groups)
         if nxt is None or nxt not in self.weights or count == 0:
             return None
         w = self.weights[nxt]
@@ -486,26 +539,34 @@ class Estimate:
             top = np.argpartition(-w, keep - 1)[:keep]
             w, match, onehot = w[top] / w[top].sum(), match[top], onehot[top]
         hands = len(w)
-        rerolled = Counter(view.cup)
-        rerolled.subtract(push)
-        rolled = list(rerolled.elements())
-        # What the next player sees: our pushed dice join everyone's.
-        seen_push = r.pushed_match + match_vector(push, faces, r.wild)
-        unknown = r.total - r.cup_size[nxt] - r.pushed_total - len(push)
-        table = tail_table(unknown, faces, r.wild)
-        # What we know after a push: the rerolled dice become unknown to us too.
-        known = r.known - match_vector(rolled, faces, r.wild) if push else r.known
-        extra = [binomial_pmf(len(rolled), r.ways[f] / faces) for f in range(faces)] if push else None
-        rest = self._tails([s for s in r.opponents if s != nxt], extra) if push else self.tails_without(nxt)
+        seen_rows, tables, known_rows, rests = [], [], [], []
+        for _, push in groups:
+            rerolled = Counter(view.cup)
+            rerolled.subtract(push)
+            rolled = list(rerolled.elements())
+            # What the next player sees: our pushed dice join everyone's.
+            seen_rows.append(r.pushed_match + match_vector(push, faces, r.wild))
+            tables.append(tail_table(r.total - r.cup_size[nxt] - r.pushed_total - len(push), faces, r.wild))
+            # What we know after a push: the rerolled dice become unknown to us too.
+            known_rows.append(r.known - match_vector(rolled, faces, r.wild) if push else r.known)
+            extra = [binomial_pmf(len(rolled), r.ways[f] / faces) for f in range(faces)] if push else None
+            rests.append(self._tails([s for s in r.opponents if s != nxt], extra) if push else self.tails_without(nxt))
+        variant = np.repeat(np.arange(len(groups)), [len(bids) for bids, _ in groups])  # each row's push
+        seen = np.stack(seen_rows)[variant]  # [C, F]
+        known = np.stack(known_rows)[variant]  # [C, F]
+        table = Stacked(tables, variant)
+        rest = Stacked(rests, variant)
+        bids = [b for group, _ in groups for b in group]
 
         face_ix = np.arange(faces)
+        rows = np.arange(count)
         # the next player's options above each bid, and how it sees them from each hand
         q_next = np.stack([r.raises(nxt, b) for b in bids])  # [C, F]
         valid = q_next > 0
         # Its chance of each raise from each hand, read from a [C, F, count held] table: a hand
         # holding j dice for face f sees the raise on f as every hand holding j does.
         sizes = onehot.shape[2]
-        by_held = lookup(table, face_ix[None, :, None], (q_next - seen_push)[:, :, None] - np.arange(sizes))
+        by_held = table.lookup(face_ix[None, :, None], (q_next - seen)[:, :, None] - np.arange(sizes))
         by_held = np.where(valid[:, :, None], by_held, -1.0).reshape(count, faces * sizes)
         chance = by_held[:, face_ix[None, :] * sizes + match]  # [C, M, F]
         best = chance.max(axis=2).clip(0)  # [C, M]
@@ -515,11 +576,12 @@ class Estimate:
         if pass_valid is None:
             qs = np.array([b.quantity for b in bids if b is not None])
             fs = np.array([b.face - 1 for b in bids if b is not None])
-            p_standing = lookup(table, fs[:, None], qs[:, None] - seen_push[fs][:, None] - match[:, fs].T)
+            p_standing = table.lookup(fs[:, None], qs[:, None] - seen[rows, fs][:, None] - match[:, fs].T)
             challenged = np.where(can_raise[:, None], challenge_likelihood(p_standing, best), 1.0)
             # the truth of our bid given each hand of the next player
-            true = lookup(rest, fs[:, None], qs[:, None] - known[fs][:, None] - match[:, fs].T)
+            true = rest.lookup(fs[:, None], qs[:, None] - known[rows, fs][:, None] - match[:, fs].T)
         else:
+            ((_, push),) = groups
             seen_valid = believed_pass(self._our_pass_chance(push))
             challenged = np.where(
                 can_raise[:, None], challenge_likelihood(np.full((count, hands), seen_valid), best), 1.0
@@ -528,7 +590,11 @@ class Estimate:
         facing = None
         if r.come_back > 0 and can_raise.any():
             facing = self._facing_ahead(q_next, choice, challenged, w, match, onehot, known, rest)
-        return LookAhead(w, challenged, true, stands, facing, whole)
+        ahead = LookAhead(w, challenged, true, stands, facing, whole)
+        if len(groups) == 1:
+            return [ahead]
+        ends = np.cumsum([len(group) for group, _ in groups])
+        return [ahead.rows(np.arange(end - len(group), end)) for (group, _), end in zip(groups, ends, strict=True)]
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
         """The chance that our pass holds, as the others see it (only pushed dice shown)."""
@@ -548,7 +614,7 @@ class Estimate:
         match: np.ndarray,
         onehot: np.ndarray,
         known: np.ndarray,
-        rest: np.ndarray,
+        rest: Stacked,
     ) -> Facing:
         """[C]: the value (weighted by its chance) of facing the next player's raise: we will
         challenge it or raise again, whichever is better given the face it raised on."""
@@ -558,7 +624,7 @@ class Estimate:
         rows = np.arange(count)[:, None]
         q_raise = q_next[rows, choice]  # [C, M]
         held = match[np.arange(hands)[None, :], choice]  # [C, M]: its dice on the face it raised
-        true = lookup(rest, choice, q_raise - known[choice] - held)
+        true = rest.lookup(choice, q_raise - known[rows, choice] - held)
         mass = w[None, :] * (1 - challenged)  # the hands that raise
         # Sums over the hands that raise on each face, by one bincount over (bid, face) cells.
         cell = (rows * faces + choice).ravel()
@@ -579,8 +645,8 @@ class Estimate:
         spread[rows, choice, np.arange(hands)[None, :]] = mass
         sizes = onehot.shape[2]
         by_count = (spread @ onehot.reshape(hands, faces * sizes)).reshape(count, faces, faces, sizes)
-        need = raised[:, :, :, None] - known[None, None, :, None] - np.arange(sizes)[None, None, None, :]
-        chance = lookup(rest, np.arange(faces)[None, None, :, None], need)
+        need = raised[:, :, :, None] - known[:, None, :, None] - np.arange(sizes)[None, None, None, :]
+        chance = rest.lookup(np.arange(faces)[None, None, :, None], need)
         chance = np.where(raised[:, :, :, None] > 0, chance, 0.0)
         raise_chance = (by_count * chance).sum(axis=3) / safe[:, :, None]
         return Facing(true, mass, cell, group, safe, raised, raise_chance)
