@@ -41,7 +41,7 @@ bench-server: $(VENV)/.installed-test
 reference:
 	PYTHON=$(PYTHON) benchmarks/reference.sh
 
-# Every duel strategy the package ships (README, "Shipped strategies"): hours of training, JOBS at
+# Every duel strategy the package ships (docs/solving.md, "Shipped strategies"): hours of training, JOBS at
 # once; stopped (Ctrl-C) it goes on where it stopped. CI never runs it.
 JOBS ?= 2
 strategies: $(VENV)/.installed-test

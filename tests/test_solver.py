@@ -225,7 +225,7 @@ def test_a_solution_saves_loads_and_answers(tmp_path: Path) -> None:
 
 
 def test_a_saved_solution_keeps_its_exploitability_to_the_last_digits(tmp_path: Path) -> None:
-    # The README's "agrees with OpenSpiel to 1e-14" must hold for a strategy read back from its
+    # docs/solving.md's "agrees with OpenSpiel to 1e-14" must hold for a strategy read back from its
     # file, not only for the one in memory: float32 on disk moved it by ~1e-9.
     pyspiel = pytest.importorskip("pyspiel", reason="the OpenSpiel check needs the open_spiel package")
     from open_spiel.python.policy import python_policy_to_pyspiel_policy

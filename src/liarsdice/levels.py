@@ -34,7 +34,7 @@ class Level:
         return self.name.lower()
 
 
-# Weakest first. benchmarks/levels.py plays each against the one before it (README, "Levels").
+# Weakest first. benchmarks/levels.py plays each against the one before it (docs/strength.md, "The ladder of levels").
 LADDER: tuple[Level, ...] = (
     Level(
         "Beginner",

@@ -18,8 +18,8 @@ The `.npz` of `DuelStrategy.save` keeps every probability as float32 (a 2 vs 2 s
 The file is MAGIC, the length of a JSON header (4 bytes, little-endian), the header (rules, dice,
 k, bits, threshold, how it was trained, the byte lengths of the parts) and the lzma stream.
 Measured on the full tree of small games, 8 bits with a threshold of 0.005 change the exact
-exploitability by 2 to 4% of itself, as much as 8 bits alone, in a file 15 to 25% smaller (README,
-"Shipped strategies", has the figures and the sizes).
+exploitability by 2 to 4% of itself, as much as 8 bits alone, in a file 15 to 25% smaller (docs/strength.md,
+"Packing: bytes against exploitability", has the figures and the sizes).
 """
 
 from __future__ import annotations

@@ -32,14 +32,14 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "spot-on": ("red-dead", {}),
 }
 # What `train --all` ships unless --variant names others: every variant, within the 40 MB
-# (README, "Shipped strategies").
+# (docs/solving.md, "Shipped strategies").
 PLANNED = tuple(VARIANTS)
 MAX_DICE = 5
 SEED = 22
 
 # Per cup sizes (the smaller first; either may open): the memory k, iterations, hands sampled per
 # half-iteration (None: every hand), the bits a probability and the threshold under which a
-# probability is dropped when it is packed (`packed`). Measured (README, "Shipped strategies"):
+# probability is dropped when it is packed (`packed`). Measured (docs/strength.md, "Packing"):
 # - k as big as the 40 MB of all the files allow: 3 up to 5 dice in all (the trainer's default),
 #   2 above, where k=3 would cost 4 to 9 times the bytes (5 vs 5: 1.8 MB at k=2);
 # - 12 bits at 1 vs 2, where the strategy is nearly exact: 8 bits would show on the full tree
@@ -50,7 +50,7 @@ SEED = 22
 #   40 MB: 40% fewer bytes than 7 bits and 0.005 (3 vs 3: 45 kB instead of 76 kB), 10% more
 #   exploitable on the full tree of small games (`benchmarks/packing.py`);
 # - iterations: 6 to 16 minutes a size up to 5 dice, 4,000 from 6 to 7 dice, 2,000 from 8 (5 vs
-#   5 with 2,034 iterations: LBR +0.027 [-0.029, +0.083] a round, README).
+#   5 with 2,034 iterations: LBR +0.027 [-0.029, +0.083] a round, docs/strength.md).
 SIZES: dict[tuple[int, int], tuple[int, int, int | None, int, float]] = {
     (1, 1): (12, 2000, None, 12, 0.002),  # every bid remembered: the round itself
     (1, 2): (4, 2000, None, 12, 0.002),

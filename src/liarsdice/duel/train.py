@@ -65,7 +65,7 @@ def _opp_reach(opp, parity, edge_start, edge_count, edge_child, edge_slot, s_bid
 # machine's vector width: the same machine gives the same bytes); the opponent's strategy and the
 # values against each of its hands are float32, half the memory a traversal streams through. On
 # one core: 5 vs 5 at k=2, 32 hands sampled, 1.8 times faster; 3 vs 3 1.6; 2 vs 1 at k=10 1.2
-# (README, "Shipped strategies"). Regrets and averages stay float64.
+# (docs/performance.md, "Training"). Regrets and averages stay float64.
 @njit(cache=True, fastmath=True)
 def _hand(  # type: ignore[no-untyped-def]
     me,

@@ -17,7 +17,7 @@ WARN_SHARE = 0.8
 # The compiled solver's arrays per (node, hand): regrets, averages and strategies of the liar call
 # and of the bid (6), both players' reaches (2), values (1); the average strategy it returns and
 # the tree's arrays on top: 12 float64 in all. The 2 vs 1 solve (262,144 nodes, 21 hands) peaked
-# at 592 MiB (README), this estimate 528 MB plus the interpreter's ~100 MB.
+# at 592 MiB (docs/performance.md), this estimate 528 MB plus the interpreter's ~100 MB.
 SOLVER_FLOATS_PER_NODE_HAND = 12
 
 

@@ -1,0 +1,149 @@
+"""The README's screenshot: a Perudo table in the browser, with cups and bids on show.
+
+    python benchmarks/screenshot.py [--out docs/images/table.png] [--moves 1] [--colours 128]
+
+Starts `liarsdice serve` on a free port with a temporary data directory (nothing of yours is
+read or written), creates a table for four on the home page as a person would, fills the empty
+seats with bots, starts, and plays Ann's moves (the lowest bid the picker offers) until the bids
+of a round are on the table, then saves the page as a laptop shows it (1366x768) and shrinks the
+PNG to a palette of colours, so that it stays small in the repository. Needs Playwright and
+Debian's chromium at /usr/bin/chromium, as the browser tests do. The dice are the server's
+luck, so a new screenshot differs from the last in its dice and bids.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+READY = re.compile(r"liarsdice serving on (http://\S+)")
+LAPTOP = {"width": 1366, "height": 768}
+
+# What the action panel offers right now (null: not Ann's turn), as tests/test_browser.py reads it.
+PANEL = """() => {
+  const a = document.querySelector('#actions');
+  if (!a || a.hidden || a.getAttribute('aria-busy') === 'true') return null;
+  const moves = [...a.querySelectorAll('button[data-move]:not(:disabled)')].map(b => b.dataset.move);
+  return moves.length ? moves : null;
+}"""
+SETTLED = """() => {
+  const a = document.querySelector('#actions');
+  return a.hidden || a.getAttribute('aria-busy') !== 'true';
+}"""
+
+
+def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
+    """`liarsdice serve` on a free port, its data in `data`; returns the process and its address."""
+    exe = Path(sys.executable).with_name("liarsdice")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "liarsdice.cli"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", "0", "--bot-delay", "0.4", "--reveal-pause", "0"]
+    env = {**os.environ, "LIARSDICE_DATA": str(data)}
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    found: list[str] = []
+    ready = threading.Event()
+
+    def drain() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            m = READY.search(line)
+            if m and not found:
+                found.append(m.group(1))
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=drain, daemon=True).start()
+    ready.wait(60)
+    if not found:
+        proc.kill()
+        raise SystemExit("liarsdice serve did not say where it serves")
+    return proc, found[0]
+
+
+def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
+    """Create a Perudo table for four on the home page, seat bots, start, and make Ann's moves."""
+    page.goto(url + "/")
+    page.wait_for_selector('#preset option[value="perudo"]', state="attached")
+    page.select_option("#preset", "perudo")
+    page.fill("#players", "4")
+    page.fill("#turn-seconds", "0")
+    page.fill("#create-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    page.wait_for_selector("#host-controls:not([hidden])")
+    page.click("#fill-bots")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#cup .die")
+    made = 0
+    deadline = time.monotonic() + 120
+    while made < moves:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"Ann made {made} of {moves} moves in 120 s")
+        offered = page.evaluate(PANEL)
+        if offered is None or "bid" not in offered:
+            if page.locator("#reveal-card").is_visible():  # a round ended: on to the next one
+                page.click("#reveal-continue")
+            time.sleep(0.1)
+            continue
+        page.locator('#actions button[data-move="bid"]').first.click()
+        page.wait_for_function(SETTLED, timeout=10_000)
+        made += 1
+    # Ann's turn again, with the round's bids on the table.
+    page.wait_for_function(f"() => ({PANEL})() !== null", timeout=30_000)
+
+
+def small_png(png: bytes, colours: int) -> bytes:
+    """The same picture with a palette of `colours`: a page's flat colours lose nothing to see."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    out = io.BytesIO()
+    image.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        out, format="PNG", optimize=True
+    )
+    return out.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images" / "table.png")
+    parser.add_argument("--moves", type=int, default=1, help="Ann's bids before the screenshot (1)")
+    parser.add_argument("--colours", type=int, default=128, help="the PNG's palette (128)")
+    args = parser.parse_args()
+
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="liarsdice-screenshot-") as data:
+        proc, url = start_server(Path(data))
+        try:
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                page = browser.new_context(viewport=LAPTOP).new_page()
+                page.set_default_timeout(30_000)
+                play_to_a_busy_table(page, url, args.moves)
+                page.locator("#play-card").scroll_into_view_if_needed()
+                png = page.screenshot()
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    data_out = small_png(png, args.colours)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(data_out)
+    print(f"{args.out}: {len(data_out):,} bytes (the browser's PNG: {len(png):,})")
+
+
+if __name__ == "__main__":
+    main()
