@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli_help import Group, at_least, between
-from .levels import DEFAULT as DEFAULT_LEVEL
-from .levels import describe as describe_levels
-from .levels import names_in_order as level_names
-from .rules import PRESETS, Options, OptionsError, find_preset, merge_overrides
+from .help import Group, at_least, between
+from ..levels import DEFAULT as DEFAULT_LEVEL
+from ..levels import describe as describe_levels
+from ..levels import names_in_order as level_names
+from ..rules import PRESETS, Options, OptionsError, find_preset, merge_overrides
 
 app = typer.Typer(
     cls=Group,
@@ -84,7 +84,7 @@ def scenario(
 
     A scenario that cannot be set up prints its id and an "error" saying why, and the next one is
     played; a FILE that cannot be read, or holds no list of scenarios, exits 1 and says why."""
-    from .scenario import ScenarioFileError, load_scenarios, run_scenario
+    from ..scenario import ScenarioFileError, load_scenarios, run_scenario
 
     try:
         cases = load_scenarios(file)
@@ -107,7 +107,7 @@ def replay(
     check: Annotated[bool, typer.Option("--check", help="only validate; print nothing but the verdict")] = False,
 ) -> None:
     """Validate a game record and print the game round by round, every cup shown."""
-    from .record import RecordError, load_record, replay_text
+    from ..record import RecordError, load_record, replay_text
 
     try:
         data = load_record(file)
@@ -150,8 +150,8 @@ BotTranscript = Annotated[
 
 def exec_settings(fallback: str, move_time: float, log: Path | None, transcript: bool) -> Any:
     """The ExecSettings of --bot-fallback, --bot-time, --bot-log and --bot-transcript (checked)."""
-    from .botproto.driver import ExecSettings
-    from .levels import allowed, is_level, resolve
+    from ..botproto.driver import ExecSettings
+    from ..levels import allowed, is_level, resolve
 
     fallback = fallback.strip().lower()
     if fallback != "forfeit" and not is_level(fallback):
@@ -206,8 +206,8 @@ def play(
     bot_transcript: BotTranscript = False,
 ) -> None:
     """Play a whole game in the terminal against bots, or hot-seat with friends."""
-    from .botproto.spec import parse_bot_list
-    from .terminal import run_play
+    from ..botproto.spec import parse_bot_list
+    from ..terminal import run_play
 
     try:
         options = build_options(preset, players, dice, faces, option)
@@ -355,13 +355,13 @@ def serve(
     if not 0 <= reveal_pause <= 600:
         _fail(f"--reveal-pause is 0 (no pause) to 600 seconds, not {reveal_pause:g}")
     try:
-        from .server.run import run_server
+        from ..server.run import run_server
     except ImportError as e:
         _fail(f"the server needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
     operator_bots = _operator_bots(bot or [])
     ladder_config = None
     if ladder is not None:
-        from .server.ladder import LadderError, parse_ladder
+        from ..server.ladder import LadderError, parse_ladder
 
         try:
             ladder_config = parse_ladder(
@@ -401,7 +401,7 @@ def serve(
 
 def _operator_bots(assignments: list[str]) -> dict[str, str]:
     """--bot NAME=COMMAND, checked: a name a seat may have, once; a command to run."""
-    from .server.limits import RoomError, clean_name
+    from ..server.limits import RoomError, clean_name
 
     out: dict[str, str] = {}
     for item in assignments:
@@ -441,7 +441,7 @@ def solve(
     try:
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from .solver import solve as run_solve
+        from ..solver import solve as run_solve
     except ImportError as e:
         _fail(f"solving needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     if algorithm not in ("cfr+", "dcfr"):
@@ -455,9 +455,9 @@ def solve(
         if faces is not None:
             overrides["faces"] = faces
         options = build_options(preset, 2, None, None, [f"{k}={json.dumps(v)}" for k, v in overrides.items()])
-        from .solver.memory import check, hand_count, human, solver_bytes
-        from .solver.scope import refusal, same_game_notes, unmodelled
-        from .solver.tree import GameSpec, Tree
+        from ..solver.memory import check, hand_count, human, solver_bytes
+        from ..solver.scope import refusal, same_game_notes, unmodelled
+        from ..solver.tree import GameSpec, Tree
 
         problems = unmodelled(options, overrides)
         if problems:
@@ -526,13 +526,13 @@ def solve(
     if out is not None:
         saved.append(solution.save(out))
     if cache:
-        from .bots.cfr import solution_key, solutions_dir
+        from ..bots.cfr import solution_key, solutions_dir
 
         saved.append(solution.save(solutions_dir() / f"{solution_key(options, dice)}.npz"))
     for path in saved:
         typer.echo(f"strategy: {path}")
     if plots is not None:
-        from .solver.plots import convergence_png, opening_png
+        from ..solver.plots import convergence_png, opening_png
 
         typer.echo(f"plot: {convergence_png(solution, plots / 'convergence.png', target)}")
         typer.echo(f"plot: {opening_png(solution, plots / 'opening.png')}")
@@ -606,12 +606,12 @@ def train(
         train_all(every, only, variant, jobs, into, seed, iterations, **single, out=out, exact=exact, fresh=fresh)
         return
     try:
-        from .bots.trained import strategies_dir, strategy_key
-        from .duel import Stopped, TooBig, default_k, game_for
-        from .duel import train as run_train
-        from .duel.footprint import measure, refuse_if_too_big, too_big_message
-        from .solver.memory import human
-        from .solver.scope import refusal, unmodelled
+        from ..bots.trained import strategies_dir, strategy_key
+        from ..duel import Stopped, TooBig, default_k, game_for
+        from ..duel import train as run_train
+        from ..duel.footprint import measure, refuse_if_too_big, too_big_message
+        from ..solver.memory import human
+        from ..solver.scope import refusal, unmodelled
     except ImportError as e:
         _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     if min(dice) < 1:
@@ -749,7 +749,7 @@ def train_all(
     if iterations is not None and iterations < 1:
         _fail("--iterations must be at least 1")
     try:
-        from .duel import plan, rebuild, shipped
+        from ..duel import plan, rebuild, shipped
     except ImportError as e:
         _fail(f"training needs the solver's dependencies ({e.name} is missing): pip install 'liarsdice[solver]'")
     try:
@@ -845,7 +845,7 @@ def arena(
         import openskill  # noqa: F401
         from rich.console import Console
 
-        from .arena import (
+        from ..arena import (
             ArenaConfig,
             ArenaError,
             ArenaInputError,
@@ -855,7 +855,7 @@ def arena(
             parse_lineup,
             run_arena,
         )
-        from .arena.report import make_progress, print_report
+        from ..arena.report import make_progress, print_report
     except ImportError as e:
         _fail(f"the arena needs its extra dependencies ({e.name} is missing): pip install 'liarsdice[arena]'")
     if bots is None:
@@ -866,7 +866,7 @@ def arena(
         lineup = parse_lineup(bots, players)
         options = build_options(preset, len(lineup), dice, faces, option)
         if ray is not None:
-            from .arena.ray import check_address, check_working_dir, require_ray
+            from ..arena.ray import check_address, check_working_dir, require_ray
 
             ray = check_address(ray)
             if ray_working_dir is not None:
@@ -987,7 +987,7 @@ def exploit(
     counts only ones and may open; seat 0 opens; the winner of the liar call +1, the loser -1.
     LBR plays both seats against the bot's real moves; the figure (its mean winnings a round, with
     a 95% interval) is a lower bound of the bot's exploitability. Details: docs/exploit.md."""
-    from .exploit import Duel, Job, Opponent, Settings, duel_options
+    from ..exploit import Duel, Job, Opponent, Settings, duel_options
 
     if (bot is None) == (strategy is None):
         _fail("name one opponent: --bot LEVEL (or exec:COMMAND), or --strategy FILE")
@@ -1012,11 +1012,11 @@ def exploit(
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-    from .bots import BotError
-    from .exploit import run
+    from ..bots import BotError
+    from ..exploit import run
 
     try:
-        from .exploit.run import build
+        from ..exploit.run import build
 
         build(job)  # an unknown bot or an unfit strategy fails here, before any worker starts
     except (ValueError, OSError, BotError) as e:
@@ -1032,8 +1032,8 @@ def exploit(
 
 
 def _exploit_exact(job: Any, duel: Any) -> None:
-    from .exploit import Settings, best_response_value, lbr_value
-    from .exploit.run import build
+    from ..exploit import Settings, best_response_value, lbr_value
+    from ..exploit.run import build
 
     if job.opponent.bot is not None and job.opponent.bot != "random":
         _fail("--exact needs the opponent's exact probabilities: the random bot or --strategy FILE")
@@ -1088,8 +1088,8 @@ DatabaseUrl = Annotated[
 
 def _bot_store(database_url: str | None) -> Any:
     try:
-        from .server.app import default_database_url
-        from .server.storage import Store
+        from ..server.app import default_database_url
+        from ..server.storage import Store
     except ImportError as e:
         _fail(f"bot accounts need the server's dependencies ({e.name} is missing): pip install 'liarsdice[server]'")
     try:
@@ -1104,7 +1104,7 @@ def bot_create(
     database_url: DatabaseUrl = None,
 ) -> None:
     """Make a bot account and print its token (shown this once: only its hash is kept)."""
-    from .server.botaccounts import AccountError, create_account
+    from ..server.botaccounts import AccountError, create_account
 
     store = _bot_store(database_url)
     try:
@@ -1120,7 +1120,7 @@ def bot_create(
 @bot_app.command("list")
 def bot_list(database_url: DatabaseUrl = None) -> None:
     """List the bot accounts."""
-    from .server.botaccounts import list_accounts
+    from ..server.botaccounts import list_accounts
 
     store = _bot_store(database_url)
     try:
@@ -1140,7 +1140,7 @@ def bot_revoke(
     database_url: DatabaseUrl = None,
 ) -> None:
     """Revoke a bot account: its token is refused from now on."""
-    from .server.botaccounts import AccountError, revoke_account
+    from ..server.botaccounts import AccountError, revoke_account
 
     store = _bot_store(database_url)
     try:
@@ -1167,7 +1167,7 @@ def bot_connect(
 ) -> None:
     """Bring a bot program (docs/bot-protocol.md) to a server as a bot account: it accepts
     invitations and plays each seat it is given, reconnecting when a connection drops."""
-    from .botproto.connect import AcceptRules, Bridge, ConnectError, run_bridge
+    from ..botproto.connect import AcceptRules, Bridge, ConnectError, run_bridge
 
     if not url.startswith(("http://", "https://", "ws://", "wss://")):
         _fail(f"the server's address starts with http:// or https://, not {url!r}")
