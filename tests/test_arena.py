@@ -28,7 +28,7 @@ from liarsdice.arena import (
 from liarsdice.arena.stats import mean_interval, ratings, wilson, win_shares
 from liarsdice.botproto.driver import ExecSettings
 from liarsdice.bots import Limit, RandomBot
-from liarsdice.cli import build_options
+from liarsdice.cli.options import build_options
 from liarsdice.record import load_record, replay
 from liarsdice.rules import Action, PlayerView
 

@@ -821,10 +821,10 @@ def test_an_unwritable_record_dir_is_refused_before_the_game(tmp_path: Path) -> 
 
 
 def test_games_under_the_same_name_keep_their_own_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import liarsdice.terminal
+    import liarsdice.terminal.play
 
     # as three games with the same seed ending in the same second would be named
-    monkeypatch.setattr(liarsdice.terminal, "default_record_path", lambda preset, seed, d: d / "game.json")
+    monkeypatch.setattr(liarsdice.terminal.play, "default_record_path", lambda preset, seed, d: d / "game.json")
     written = []
     for _ in range(3):
         console = make_console()
