@@ -17,8 +17,17 @@ from pathlib import Path
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/static/"
 
-# Every page links these, in this order.
-STYLESHEETS = ("style.css",)
+# Every page links these, in this order: the cascade is the one stylesheet's they were cut from
+# (each file says what it holds).
+STYLESHEETS = (
+    "css/base.css",
+    "css/pages.css",
+    "css/dice.css",
+    "css/table.css",
+    "css/moves.css",
+    "css/reveal.css",
+    "css/replay.css",
+)
 
 
 @lru_cache(maxsize=256)
