@@ -74,7 +74,8 @@ def back_to(request: Request) -> str | None:
 
 
 def site_page(title: str, body: str, current: str | None = None, status: int = 200) -> HTMLResponse:
-    """A page with the site's header and navigation around `body` (HTML, already escaped)."""
+    """A page with the site's header and navigation around `body` (HTML, already escaped): the
+    refusals of sizes.py, written before any route answers."""
     return render("site.html", status, title=title, body=Markup(body), current=current or "")
 
 
