@@ -55,7 +55,7 @@ export function closeReveal() {
   $("#play-card").scrollIntoView({ block: "nearest" });
 }
 
-/** Bound the open reveal to the screen below where it starts (style.css reads --reveal-top), so
+/** Bound the open reveal to the screen below where it starts (css/reveal.css reads --reveal-top), so
  * its Continue is never below the fold; mark its body when the hands scroll inside it. */
 function fitReveal() {
   const card = $("#reveal-card");

@@ -1,0 +1,143 @@
+// The game as the table page draws it: the round's facts, the standing bid, whose turn it is, the
+// line that recalls the last reveal, and what screen readers are told; then the cup, the moves,
+// the reveal and the log (their own modules). The page's state is lent once by `bindGame`.
+
+import { $, bidWords, die, fill, h, parseBid, plural, wildBidNote, wildFace, wildWords } from "./common.js";
+import { renderActions, renderCup } from "./moves.js";
+import { flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
+import { isEconomy } from "./rules.js";
+import { isMyTurn, mySeat, options, renderSeats, seatName } from "./seats.js";
+import { renderSkip } from "./skip.js";
+import { tick } from "./timer.js";
+
+let S, CODE;
+
+/** Lend this module the table page's state (once, before any render). */
+export function bindGame(page) {
+  ({ S, CODE } = page);
+}
+
+export function renderGame() {
+  const g = S.game;
+  const t = S.table;
+  if (t) {
+    const lobby = t.status === "open" && !g;
+    $("#lobby-view").hidden = !lobby;
+    $("#game-view").hidden = lobby;
+  }
+  renderSeats();
+  renderResult();
+  if (!g) {
+    $("#reveal-card").hidden = true;
+    $("#log-card").hidden = true;
+    $("#actions").hidden = true;
+    return;
+  }
+  const o = options();
+  const wild = g.wild ?? null;
+
+  // round facts
+  const info = [h("span", { class: "badge accent", text: `Round ${g.round}` })];
+  if (g.one_die_round) info.push(h("span", { class: "badge gold", text: S.table?.preset?.startsWith("perudo") ? "Palifico round" : "One-die round", title: "wilds do not count this round" }));
+  info.push(h("span", { class: "badge", text: wild ? wildWords(o, wild) : wildFace(o) ? "no wilds this round" : "no wilds", title: wild ? wildBidNote(o, wild) || null : null }));
+  info.push(h("span", { class: "badge", text: `${plural(g.dice_in_play, "die", "dice")} in play` }));
+  if (g.current_bet !== null && g.current_bet !== undefined) info.push(h("span", { class: "badge", text: `bet ${g.current_bet}` }));
+  if (g.round_pot !== null && g.round_pot !== undefined) info.push(h("span", { class: "badge", text: `pot ${g.round_pot}` }));
+  if (g.running_pot !== null && g.running_pot !== undefined) info.push(h("span", { class: "badge", text: `running pot ${g.running_pot}` }));
+  fill($("#round-info"), info);
+
+  // standing bid
+  const standing = $("#standing");
+  standing.hidden = false;
+  const sb = g.standing ? parseBid(g.standing.bid) || parseBid(g.standing.text) : null;
+  const word = g.words?.bid || (isEconomy(o) ? "claim" : "bid");
+  if (sb) {
+    fill(
+      standing,
+      h("span", { class: "muted", text: `Standing ${word}` }),
+      h("span", { class: "big-bid", "aria-label": `${bidWords(sb[0], sb[1])}` }, `${sb[0]} ×`, die(sb[1], { wild: sb[1] === wild })),
+      h("span", { text: `by ${seatName(g.standing.seat)}` }),
+    );
+  } else if (g.phase === "over") {
+    standing.hidden = true;
+  } else {
+    fill(standing, h("span", { class: "muted", text: `No ${word} yet: ${g.starter !== null && g.starter !== undefined ? `${seatName(g.starter)} opens` : "the opener starts"}.` }));
+  }
+
+  // the reveal of the round that just ended opens by itself; afterwards one line recalls it
+  noteReveal(g);
+  const lr = g.last_round;
+  const summary = $("#last-summary");
+  if (lr && g.phase !== "over" && !S.reveal.open) {
+    const lines = revealLines(lr).filter((l) => !/^Counted/.test(l));
+    fill(
+      summary,
+      `Round ${lr.round}: ${lines.join(" ")} `,
+      h("a", {
+        href: "#reveal-card",
+        id: "open-reveal",
+        text: "See the reveal",
+        onclick: (ev) => {
+          ev.preventDefault();
+          openReveal(true);
+        },
+      }),
+    );
+    summary.hidden = false;
+  } else summary.hidden = true;
+
+  const myTurn = isMyTurn();
+  renderTurnLine();
+  announceChanges(g, myTurn);
+
+  // the cup
+  renderCup();
+  $("#watching").hidden = S.me.role === "player";
+  renderSkip();
+
+  renderActions();
+  renderReveal();
+  renderLog();
+  tick();
+  flushBring();
+  document.title = `${myTurn ? "● Your turn · " : ""}${S.table?.title || "Table"} ${CODE} · Liar's Dice`;
+}
+
+/** Whose turn it is, the turn timer, and whether a bot is playing for you (from the table's `auto`). */
+export function renderTurnLine() {
+  const g = S.game;
+  if (!g) return;
+  const turn = $("#turn-line");
+  const me = mySeat();
+  const myTurn = isMyTurn();
+  const mySeatInfo = me !== null ? S.table?.seats?.[me] : null;
+  turn.className = `turn-line${myTurn ? " mine" : ""}`;
+  if (g.phase === "over") fill(turn, "Game over: the final ranking is above.");
+  else if (g.to_act === null || g.to_act === undefined) fill(turn, "…");
+  else {
+    const who = myTurn ? "Your turn" : `${seatName(g.to_act)} ${g.phase === "vote" ? "is voting" : "is to act"}`;
+    const what = myTurn && g.legal?.voting ? ": do you believe the bid?" : myTurn ? "." : "…";
+    fill(turn, who + what, g.deadline ? [" ", h("span", { class: "small muted", "data-countdown": g.deadline })] : null);
+  }
+  if (mySeatInfo?.auto && g.phase !== "over") {
+    turn.appendChild(h("div", { class: "small muted", id: "auto-note", text: "A bot is playing for you for now; your next move takes the seat back." }));
+  }
+  tick();
+}
+
+/** Tell screen readers what just happened: the newest move, a reveal, and when it is your turn. */
+function announceChanges(g, myTurn) {
+  const said = S.announced || {};
+  const last = (g.history || [])[g.history.length - 1];
+  const bits = [];
+  const lastKey = last ? `${g.game_id}:${g.round}:${g.history.length}` : null;
+  if (lastKey && lastKey !== said.move) bits.push(last.text || "");
+  const lr = g.last_round;
+  const revealKey = lr ? `${g.game_id}:${lr.round}` : null;
+  if (revealKey && revealKey !== said.reveal && said.reveal !== undefined) bits.push(`Round ${lr.round} revealed. ${revealLines(lr).join(" ")}`);
+  const turnKey = myTurn ? `${g.game_id}:${g.round}:${g.history.length}` : null;
+  if (turnKey && turnKey !== said.turn) bits.push(g.legal?.voting ? "Your vote." : "Your turn.");
+  if (g.result && !said.result) bits.push(g.forfeit ? `${g.forfeit.line} The game is over.` : "The game is over.");
+  S.announced = { move: lastKey ?? said.move, reveal: revealKey, turn: turnKey, result: !!g.result };
+  if (bits.length) $("#announce").textContent = bits.filter(Boolean).join(" ");
+}
