@@ -77,7 +77,7 @@ def train(
     checkpoint does not hold. A size that does not fit in the memory available is refused before
     anything is allocated, with the estimate and the limit.
 
-    --all trains the strategies the package ships instead (README, "Shipped strategies"): each
+    --all trains the strategies the package ships instead (docs/solving.md, "Shipped strategies"): each
     entry of the plan with its iterations from --seed, written with its manifest entry as soon as
     it is done; one already shipped is skipped, so a run stopped goes on."""
     if every or only is not None or variant is not None or jobs != 1 or into is not None:
