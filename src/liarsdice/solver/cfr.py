@@ -166,6 +166,7 @@ class Solver:
                     assert liar is not None
                     r = r * liar
                 terminal[k] = self._terminal(player, k, r)
+            term = terminal[k]  # named once: mypy narrows a name, not terminal[k]
             below = values[k + 1] if k + 1 < depth else None
             if k % 2 == player:
                 if best_response:
@@ -174,22 +175,22 @@ class Solver:
                         if below is not None
                         else np.full((level.size, len(self.tree.hands[player])), -np.inf)
                     )
-                    if terminal[k] is not None:
-                        v = np.maximum(v, terminal[k])
+                    if term is not None:
+                        v = np.maximum(v, term)
                 else:
                     v = np.zeros((level.size, len(self.tree.hands[player])))
                     if below is not None:
                         child = own_bid[k + 1]
                         assert child is not None
                         v += seg_sum(child * below, level)
-                    if terminal[k] is not None:
+                    if term is not None:
                         liar = own_liar[k]
                         assert liar is not None
-                        v += liar * terminal[k]
+                        v += liar * term
             else:
                 v = seg_sum(below, level) if below is not None else np.zeros((level.size, len(self.tree.hands[player])))
-                if terminal[k] is not None:
-                    v = v + terminal[k]
+                if term is not None:
+                    v = v + term
             values[k] = v
         return values, terminal
 

@@ -29,7 +29,8 @@ def hand_chance(hand: tuple[int, ...], faces: int) -> float:
     ways = math.factorial(len(hand))
     for f in set(hand):
         ways //= math.factorial(hand.count(f))
-    return ways / faces ** len(hand)
+    chance: float = ways / faces ** len(hand)  # typeshed types int ** int as Any (a negative power is a float)
+    return chance
 
 
 @dataclass
