@@ -25,7 +25,9 @@ from ..rules import (
 )
 from .probability import believed_pass, counted_seats, pass_chance
 from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this module's names)
+    Floats,
     HandSpace,
+    Ints,
     Matches,
     binomial_pmf,
     hand_space,
@@ -72,6 +74,8 @@ RAISE_LEAF = 0.6
 # The look-ahead scores (bids x hands x faces) at most this many cells, from the next player's
 # likeliest hands: bounds the time of a decision with many faces.
 LOOK_AHEAD_WORK = 400_000
+# The bids scored, the dice pushed with them, and whether a pass is scored (`Estimate.score_bids`).
+BidsKey = tuple[tuple[Bid | None, ...], tuple[int, ...], bool | None]
 
 
 # ----- what one decision knows of the round -----
@@ -126,7 +130,7 @@ class Round:
             return standing.face
         return None
 
-    def raises(self, seat: int, standing: Bid | None) -> npt.NDArray[np.int64]:
+    def raises(self, seat: int, standing: Bid | None) -> Ints:
         return raise_row(
             self.ladder,
             standing,
@@ -146,12 +150,10 @@ class Round:
         return None
 
 
-def lookup(
-    table: npt.NDArray[np.float64], faces: npt.NDArray[np.int64], need: npt.NDArray[np.int64]
-) -> npt.NDArray[np.float64]:
+def lookup(table: Floats, faces: Ints, need: Ints) -> Floats:
     """table[face, need] with `need` clipped into the table (below 0: certain, above: impossible)."""
     width = table.shape[1]
-    chances: npt.NDArray[np.float64] = np.take(table, faces * width + np.minimum(np.maximum(need, 0), width - 1))
+    chances: Floats = np.take(table, faces * width + np.minimum(np.maximum(need, 0), width - 1))
     return chances
 
 
@@ -159,13 +161,8 @@ def lookup(
 
 
 def seat_view_of_bid(
-    r: Round,
-    match: npt.NDArray[np.int64],
-    unknown: int,
-    pushed_match: npt.NDArray[np.int64],
-    standing: Bid | None,
-    seat: int,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    r: Round, match: Ints, unknown: int, pushed_match: Ints, standing: Bid | None, seat: int
+) -> tuple[Floats, Floats, Ints]:
     """How `seat` would see its options, for each hand it may hold: the chance of its best bid on
     each face ([hands, faces], -1 where illegal), that chance with its preference for held faces,
     and the lowest quantity it could bid on each face."""
@@ -178,33 +175,23 @@ def seat_view_of_bid(
     return chance, chance + HELD_PREFERENCE * match, q
 
 
-def standing_chance(
-    r: Round, match: npt.NDArray[np.int64], unknown: int, pushed_match: npt.NDArray[np.int64], bid: Bid
-) -> npt.NDArray[np.float64]:
+def standing_chance(r: Round, match: Ints, unknown: int, pushed_match: Ints, bid: Bid) -> Floats:
     """[hands]: the chance of `bid` as a player holding each hand sees it (the rest unseen)."""
     table = tail_table(unknown, r.faces, r.wild)
     f = bid.face - 1
-    chances: npt.NDArray[np.float64] = table[f, np.clip(bid.quantity - pushed_match[f] - match[:, f], 0, unknown + 1)]
+    chances: Floats = table[f, np.clip(bid.quantity - pushed_match[f] - match[:, f], 0, unknown + 1)]
     return chances
 
 
-def challenge_likelihood(
-    p_standing: npt.NDArray[np.float64], p_best: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
+def challenge_likelihood(p_standing: Floats, p_best: Floats) -> Floats:
     """P(challenge | hand): a player challenges a bid that looks less likely than its best raise
     looks unlikely (the probability bot's rule, softened)."""
     return CHALLENGE_NOISE + (1 - 2 * CHALLENGE_NOISE) * sigmoid(CHALLENGE_SHARPNESS * (1 - p_standing - p_best))
 
 
 def bid_share(
-    r: Round,
-    match: npt.NDArray[np.int64],
-    unknown: int,
-    pushed_match: npt.NDArray[np.int64],
-    standing: Bid | None,
-    seat: int,
-    bid: Bid,
-) -> tuple[npt.NDArray[np.float64], int, npt.NDArray[np.float64]]:
+    r: Round, match: Ints, unknown: int, pushed_match: Ints, standing: Bid | None, seat: int, bid: Bid
+) -> tuple[Floats, int, Floats]:
     """[hands]: P(seat bids `bid` | its hand) for a bidder who reads its hand as we model it: it
     raises rather than challenges because the standing bid, or its own best raise, looks good, and
     picks the face its hand makes likeliest. Also on how many faces it could have bid, and the
@@ -225,14 +212,8 @@ def bid_share(
 
 
 def bid_likelihood(
-    r: Round,
-    match: npt.NDArray[np.int64],
-    unknown: int,
-    pushed_match: npt.NDArray[np.int64],
-    standing: Bid | None,
-    seat: int,
-    bid: Bid,
-) -> npt.NDArray[np.float64]:
+    r: Round, match: Ints, unknown: int, pushed_match: Ints, standing: Bid | None, seat: int, bid: Bid
+) -> Floats:
     """[hands]: P(seat bids `bid` | its hand), up to a factor that is the same for every hand: a
     bid that owes nothing to the hand (the seat's noise: its face and its choice to raise rather
     than challenge alike), or one reasoned from the hand (`bid_share`)."""
@@ -241,7 +222,7 @@ def bid_likelihood(
     return noise / faces_open + (1 - noise) * share
 
 
-def beliefs(r: Round) -> dict[int, npt.NDArray[np.float64]]:
+def beliefs(r: Round) -> dict[int, Floats]:
     """Normalised weights over the hands of every other counted cup, from this round's history."""
     view = r.view
     faces, wild = r.faces, r.wild
@@ -258,7 +239,7 @@ def beliefs(r: Round) -> dict[int, npt.NDArray[np.float64]]:
             match = matches(r.cup_size[seat], faces, wild).match
             pm = match_vector(pushed, faces, wild)
             unknown = r.total - r.cup_size[seat] - len(pushed)
-            likelihood: npt.NDArray[np.float64] | None = None
+            likelihood: Floats | None = None
             if isinstance(action, (BidAction, Claim)):
                 likelihood = bid_likelihood(r, match, unknown, pm, standing, seat, action.bid)
                 if isinstance(action, Claim):
@@ -301,7 +282,7 @@ def beliefs(r: Round) -> dict[int, npt.NDArray[np.float64]]:
     return weights
 
 
-def count_distribution(dists: Sequence[npt.NDArray[np.float64]]) -> npt.NDArray[np.float64]:
+def count_distribution(dists: Sequence[Floats]) -> Floats:
     """The distribution of a sum of independent counts."""
     out = np.ones(1)
     for d in dists:
@@ -309,7 +290,7 @@ def count_distribution(dists: Sequence[npt.NDArray[np.float64]]) -> npt.NDArray[
     return out
 
 
-def tails(dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def tails(dist: Floats) -> Floats:
     """P(count >= j) for j = 0..len(dist), the last being 0."""
     return np.concatenate([np.cumsum(dist[::-1])[::-1], [0.0]])
 
@@ -320,15 +301,15 @@ def tails(dist: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 class Facing(NamedTuple):
     """The next player's raises over our bids, whatever the stakes (`Estimate._facing_ahead`)."""
 
-    true: npt.NDArray[np.float64]  # [C, M]: its raise is true, per bid and hand of its
-    mass: npt.NDArray[np.float64]  # [C, M]: the weight of its hands that raise
+    true: Floats  # [C, M]: its raise is true, per bid and hand of its
+    mass: Floats  # [C, M]: the weight of its hands that raise
     cell: npt.NDArray[np.intp]  # (bid, face) of each raise, flattened
-    group: npt.NDArray[np.float64]  # [C, F]: the weight that raises on each face
-    safe: npt.NDArray[np.float64]  # group, never zero
-    raised: npt.NDArray[np.int64]  # [C, F, F]: our lowest raise on each face above each of its raises
-    raise_chance: npt.NDArray[np.float64]  # [C, F, F]: the chance that raise is true
+    group: Floats  # [C, F]: the weight that raises on each face
+    safe: Floats  # group, never zero
+    raised: Ints  # [C, F, F]: our lowest raise on each face above each of its raises
+    raise_chance: Floats  # [C, F, F]: the chance that raise is true
 
-    def rows(self, picked: npt.NDArray[np.int64]) -> Facing:
+    def rows(self, picked: Ints) -> Facing:
         """The same for the bids `picked` (indices) alone: each bid's row owes nothing to the others."""
         count, faces = self.group.shape
         hands = len(self.cell) // count
@@ -348,43 +329,33 @@ class Facing(NamedTuple):
 class LookAhead(NamedTuple):
     """The next player's answers to a set of bids, whatever the stakes (`Estimate.score_bids`)."""
 
-    w: npt.NDArray[np.float64]  # its hands' weights
-    challenged: npt.NDArray[np.float64]  # [C, M]: the chance it challenges each bid from each hand
-    true: npt.NDArray[np.float64] | None  # [C, M]: the bid is true (None: a pass is scored)
-    stands: npt.NDArray[np.float64]  # [C]: the chance each bid stands
+    w: Floats  # its hands' weights
+    challenged: Floats  # [C, M]: the chance it challenges each bid from each hand
+    true: Floats | None  # [C, M]: the bid is true (None: a pass is scored)
+    stands: Floats  # [C]: the chance each bid stands
     facing: Facing | None  # its raises, where it may raise and the round comes back to us
     whole: bool  # looked ahead from every hand of the next player's (none left out for time)
 
-    def rows(self, picked: npt.NDArray[np.int64]) -> LookAhead:
+    def rows(self, picked: Ints) -> LookAhead:
         """The same for the bids `picked` (indices) alone."""
         true = None if self.true is None else self.true[picked]
         facing = None if self.facing is None else self.facing.rows(picked)
         return LookAhead(self.w, self.challenged[picked], true, self.stands[picked], facing, self.whole)
 
 
-# The bids scored, the dice pushed with them, and whether a pass is scored (`Estimate.score_bids`).
-BidsKey = tuple[tuple[Bid | None, ...], tuple[int, ...], bool | None]
-
-
 class Estimate:
     """The belief of one decision: per-cup weights, the count distributions, bid chances."""
-
-    weights: dict[int, npt.NDArray[np.float64]]  # per other cup, over its hands
-    seat_dists: dict[int, npt.NDArray[np.float64]]
-    table_tails: npt.NDArray[np.float64]
-    _without: dict[int, npt.NDArray[np.float64]]
-    _looked_ahead: dict[BidsKey, LookAhead | None]
 
     def __init__(self, r: Round, same_cups: Estimate | None = None) -> None:
         self.r = r
         if same_cups is not None:
             # The belief over the other cups owes nothing to our own hand: another hand of ours
             # at the same public position shares it (`StrongBot.policies`).
-            self.weights = same_cups.weights
-            self.seat_dists = same_cups.seat_dists
-            self.table_tails = same_cups.table_tails
-            self._without = same_cups._without
-            self._looked_ahead = {}
+            self.weights: dict[int, Floats] = same_cups.weights
+            self.seat_dists: dict[int, Floats] = same_cups.seat_dists
+            self.table_tails: Floats = same_cups.table_tails
+            self._without: dict[int, Floats] = same_cups._without
+            self._looked_ahead: dict[BidsKey, LookAhead | None] = {}
             return
         self.weights = beliefs(r)
         faces = r.faces
@@ -398,9 +369,7 @@ class Estimate:
         # bids at every raise it may make, and only the stakes differ.
         self._looked_ahead = {}
 
-    def _tails(
-        self, seats: Sequence[int], extra: Sequence[npt.NDArray[np.float64]] | None = None
-    ) -> npt.NDArray[np.float64]:
+    def _tails(self, seats: Sequence[int], extra: Sequence[Floats] | None = None) -> Floats:
         """[faces, L]: P(the cups of `seats` (plus `extra` rerolled dice per face) hold at least
         j dice that count for each face), padded with zeros to one width."""
         rows = []
@@ -415,7 +384,7 @@ class Estimate:
             out[f, : len(row)] = row
         return out
 
-    def tails_without(self, seat: int) -> npt.NDArray[np.float64]:
+    def tails_without(self, seat: int) -> Floats:
         """`_tails` of every other cup but `seat`'s (kept: several estimates ask for it)."""
         if seat not in self._without:
             self._without[seat] = self._tails([s for s in self.r.opponents if s != seat])
@@ -435,7 +404,7 @@ class Estimate:
             return 0.0
         return float(t[need] - t[need + 1])
 
-    def true_given(self, bid: Bid, seat: int) -> npt.NDArray[np.float64]:
+    def true_given(self, bid: Bid, seat: int) -> Floats:
         """[hands of `seat`]: the chance that `bid` is true if `seat` holds each hand."""
         r = self.r
         match = matches(r.cup_size[seat], r.faces, r.wild).match
@@ -465,7 +434,7 @@ class Estimate:
         push: tuple[int, ...] = (),
         pass_valid: bool | None = None,
         stakes: tuple[float, float] | None = None,
-    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    ) -> tuple[Floats, Floats]:
         """Expected value of making each of `bids` (with `push`), and the chance the next player
         lets it stand. With `pass_valid` set, score a pass instead: `bids` then holds the standing
         bid that the pass leaves in place (None before any bid). `stakes` are what winning and
@@ -543,8 +512,7 @@ class Estimate:
         chance = np.where(valid[:, None, :], lookup(table, face_ix[None, None, :], need), -1.0)
         best = chance.max(axis=2).clip(0)  # [C, M]
         choice = np.argmax(chance + HELD_PREFERENCE * match[None, :, :], axis=2)  # [C, M]
-        # numpy types any(axis=...) as maybe a scalar
-        can_raise = cast("npt.NDArray[np.bool_]", valid.any(axis=1))
+        can_raise = cast("npt.NDArray[np.bool_]", valid.any(axis=1))  # numpy: any(axis=...) may be a scalar
         true = None
         if pass_valid is None:
             qs = np.array([b.quantity for b in bids if b is not None])
@@ -575,13 +543,13 @@ class Estimate:
 
     def _facing_ahead(
         self,
-        q_next: npt.NDArray[np.int64],
+        q_next: Ints,
         choice: npt.NDArray[np.intp],
-        challenged: npt.NDArray[np.float64],
-        w: npt.NDArray[np.float64],
-        match: npt.NDArray[np.int64],
-        known: npt.NDArray[np.int64],
-        rest: npt.NDArray[np.float64],
+        challenged: Floats,
+        w: Floats,
+        match: Ints,
+        known: Ints,
+        rest: Floats,
     ) -> Facing:
         """[C]: the value (weighted by its chance) of facing the next player's raise: we will
         challenge it or raise again, whichever is better given the face it raised on."""
@@ -596,10 +564,7 @@ class Estimate:
         # Sums over the hands that raise on each face, by one bincount over (bid, face) cells.
         cell = (rows * faces + choice).ravel()
         # weighted, bincount counts in floats (numpy types it as counting in ints)
-        group = cast(
-            "npt.NDArray[np.float64]",
-            np.bincount(cell, weights=mass.ravel(), minlength=count * faces).reshape(count, faces),
-        )
+        group = cast("Floats", np.bincount(cell, weights=mass.ravel(), minlength=count * faces).reshape(count, faces))
         safe = np.maximum(group, 1e-300)
         # our lowest raise on each face above each of its raises, and its chance per hand
         raised = np.zeros((count, faces, faces), dtype=np.int64)
@@ -619,7 +584,7 @@ class Estimate:
         )
         return Facing(true, mass, cell, group, safe, raised, raise_chance)
 
-    def _facing(self, f: Facing, win: float, lose: float) -> npt.NDArray[np.float64]:
+    def _facing(self, f: Facing, win: float, lose: float) -> Floats:
         """[C]: the value (weighted by its chance) of facing the next player's raise at these
         stakes: we will challenge it or raise again, whichever is better given its face."""
         count, faces = f.group.shape
@@ -630,5 +595,5 @@ class Estimate:
         raise_value = np.where(f.raised > 0, RAISE_LEAF * (win * f.raise_chance - lose * (1 - f.raise_chance)), -np.inf)
         face_value = np.maximum(challenge_value, raise_value.max(axis=2))
         face_value = np.where(f.group > 0, face_value, 0.0)
-        value: npt.NDArray[np.float64] = (f.group * face_value).sum(axis=1)
+        value: Floats = (f.group * face_value).sum(axis=1)
         return value
