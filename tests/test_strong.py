@@ -13,8 +13,9 @@ import pytest
 from liarsdice.bots import BOT_LEVELS, StrongBot, strong_duel
 from liarsdice.bots import strong as st
 from liarsdice.bots import strong_mixing as mixing
-from liarsdice.bots.strong_belief import Estimate, Round
+from liarsdice.bots.strong_belief import Round
 from liarsdice.bots.strong_counts import hand_space
+from liarsdice.bots.strong_estimate import Estimate
 from liarsdice.bots.strong_tavern import FEATURES, ChipModel, chip_model
 from liarsdice.match import play_game
 from liarsdice.players import make_bot

@@ -26,7 +26,7 @@ from .config import (
 )
 
 if TYPE_CHECKING:
-    from ..botproto.driver import ExecSettings
+    from ..botproto.driver import ExecBot, ExecSettings
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def play_games_keeping_records(spec: WorkerSpec, numbers: Iterable[int]) -> tupl
 def _play_with_programs(spec: WorkerSpec, numbers: Iterable[int], save: RecordSink | None) -> list[GameRow]:
     from ..match import close_all
 
-    programs: dict[int, Any] = {}  # line-up entry -> its running ExecBot
+    programs: dict[int, ExecBot] = {}  # line-up entry -> its running program
     try:
         return _play_games(spec, numbers, programs, save)
     finally:
@@ -110,7 +110,7 @@ def _play_with_programs(spec: WorkerSpec, numbers: Iterable[int], save: RecordSi
 
 
 def _play_games(
-    spec: WorkerSpec, numbers: Iterable[int], programs: dict[int, Any], save: RecordSink | None
+    spec: WorkerSpec, numbers: Iterable[int], programs: dict[int, ExecBot], save: RecordSink | None
 ) -> list[GameRow]:
     from ..botproto.spec import is_exec
     from ..bots import Bot
@@ -131,7 +131,11 @@ def _play_games(
             bot.close()
             bot = None
         if bot is None:
-            bot = programs[entry] = make_bot(level, seed, settings=spec.exec_settings)
+            from ..botproto.driver import ExecBot  # loaded already: make_bot made one before
+
+            made = make_bot(level, seed, settings=spec.exec_settings)
+            assert isinstance(made, ExecBot)  # an exec: level makes a program
+            bot = programs[entry] = made
         bot.reseed(seed)  # as if made for this game: the same games whichever worker plays them
         return bot
 

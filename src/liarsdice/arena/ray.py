@@ -20,10 +20,14 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .config import ArenaConfig, ArenaError, ArenaInputError, record_name
 from .play import GameRow, WorkerSpec, chunk_size, chunks_of, make_spec, play_games, play_games_keeping_records
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
 
 ADDRESSES = (
     "local (a Ray started for this run), auto (the cluster this machine belongs to), "
@@ -48,7 +52,11 @@ def check_working_dir(path: Path) -> Path:
     return path
 
 
-def _chunk(spec: WorkerSpec, numbers: Sequence[int], keep_records: bool) -> tuple[list[GameRow], list[tuple[int, str]]]:
+# A chunk's rows, and its records (game, JSON text) when kept.
+ChunkResult = tuple[list[GameRow], list[tuple[int, str]]]
+
+
+def _chunk(spec: WorkerSpec, numbers: Sequence[int], keep_records: bool) -> ChunkResult:
     # The task itself: the local workers' function, records handed back rather than written.
     if keep_records:
         return play_games_keeping_records(spec, numbers)
@@ -84,7 +92,8 @@ def connected(config: ArenaConfig) -> Iterator[int]:
             options["address"] = config.ray
         _init(ray, options, config.ray)
     try:
-        cpus = int(ray.cluster_resources().get("CPU", 0))
+        # ray leaves cluster_resources unannotated
+        cpus = int(ray.cluster_resources().get("CPU", 0))  # type: ignore[no-untyped-call]
         if cpus < 1:
             raise ArenaError(f"the Ray cluster at --ray {config.ray} has no CPUs to play on")
         yield cpus
@@ -98,7 +107,7 @@ def connected(config: ArenaConfig) -> Iterator[int]:
 CLIENT_SERVER_ATTEMPTS = 3
 
 
-def _init(ray: Any, options: dict[str, Any], address: str) -> None:
+def _init(ray: ModuleType, options: dict[str, Any], address: str) -> None:
     attempts = CLIENT_SERVER_ATTEMPTS if address.startswith("ray://") else 1
     for attempt in range(1, attempts + 1):
         try:
@@ -137,7 +146,7 @@ def play_on_ray(
     window = config.workers if config.workers > 0 else 2 * cpus
     task = ray.remote(num_cpus=1)(_chunk)
     spec_ref = ray.put(spec)
-    pending: dict[Any, range] = {}
+    pending: dict[ObjectRef[ChunkResult], range] = {}
 
     def submit() -> None:
         chunk = next(chunks, None)

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .config import BOT_LOGS, RECORDS
 from .results import ArenaResult
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress, Task
 
 
 def write_chart(path: Path, result: ArenaResult) -> Path:
@@ -43,8 +47,8 @@ def write_chart(path: Path, result: ArenaResult) -> Path:
     ys = range(len(entries))
     name_index = {g["name"]: i for i, g in enumerate(names)}
     for y, r in zip(ys, entries, strict=True):
-        c = colours[name_index[r["name"]] % len(colours)]
-        right.errorbar(r["mu"], y, xerr=3 * r["sigma"], fmt="o", color=c, capsize=5)
+        colour = colours[name_index[r["name"]] % len(colours)]
+        right.errorbar(r["mu"], y, xerr=3 * r["sigma"], fmt="o", color=colour, capsize=5)
         right.annotate(
             f"μ {r['mu']:.1f}, σ {r['sigma']:.2f}, ordinal {r['ordinal']:.1f}",
             (r["mu"], y),
@@ -69,7 +73,7 @@ def _ci(lo: float | None, hi: float | None, digits: int = 3) -> str:
     return f"[{lo:.{digits}f}, {hi:.{digits}f}]" if lo is not None and hi is not None else ""
 
 
-def make_progress(console: Any) -> Any:
+def make_progress(console: Console) -> Progress:
     """A progress bar for the games: done of total, games per second, elapsed and remaining."""
     from rich.progress import (
         BarColumn,
@@ -83,7 +87,7 @@ def make_progress(console: Any) -> Any:
     from rich.text import Text
 
     class Rate(ProgressColumn):
-        def render(self, task: Any) -> Text:
+        def render(self, task: Task) -> Text:
             speed = task.finished_speed or task.speed
             return Text(f"{speed:6.1f} games/s" if speed else "  ---- games/s", style="progress.data.speed")
 
@@ -99,7 +103,7 @@ def make_progress(console: Any) -> Any:
     )
 
 
-def print_report(result: ArenaResult, console: Any) -> None:
+def print_report(result: ArenaResult, console: Console) -> None:
     from rich.table import Table
 
     c = result.config

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from .config import entry_labels
 from .play import GameRow
@@ -115,6 +115,16 @@ def head_to_head(rows: Sequence[GameRow], lineup: Sequence[str]) -> list[dict[st
     return out
 
 
+class EntryRating(TypedDict):
+    """One line-up entry's rating, as the summary's JSON holds it."""
+
+    entry: str
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+
+
 def ratings(rows: Sequence[GameRow], lineup: Sequence[str]) -> dict[str, Any]:
     """OpenSkill Plackett-Luce ratings: one player per entry, updated game by game in order."""
     from openskill.models import PlackettLuce
@@ -127,7 +137,7 @@ def ratings(rows: Sequence[GameRow], lineup: Sequence[str]) -> dict[str, Any]:
         rated = model.rate(teams, ranks=list(row.places))
         for e, team in zip(row.seating, rated, strict=True):
             players[e] = team[0]
-    entries = [
+    entries: list[EntryRating] = [
         {"entry": label, "name": name, "mu": p.mu, "sigma": p.sigma, "ordinal": p.mu - 3 * p.sigma}
         for label, name, p in zip(labels, lineup, players, strict=True)
     ]

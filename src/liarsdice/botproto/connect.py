@@ -26,14 +26,18 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bots import Bot, Forfeit, make_builtin
+from ..bots.base import Forfeited
 from ..match import forfeit_result
 from ..rules import Event, Game, GameOver, Options, OptionsError, RoundResolved, action_to_list
 from . import messages as m
 from .driver import BotStartError, BotUnsupported, ExecBot, ExecSettings, probe
 from .messages import decode_view
+
+if TYPE_CHECKING:
+    from websockets.asyncio.client import ClientConnection
 
 log = logging.getLogger("liarsdice.connect")
 
@@ -80,7 +84,7 @@ class Bridge:
     seats: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     hello: dict[str, Any] | None = None  # the program's, taken before going online
     stopped: str | None = None  # why the bridge stops (a seat's program could not start)
-    _events: Any = None  # the /ws/bot connection while it is open
+    _events: ClientConnection | None = None  # the /ws/bot connection while it is open
 
     @property
     def ws_base(self) -> str:
@@ -321,7 +325,7 @@ class SeatPlayer:
         await self._end_game(self._forfeit_events(self.seat, reason))
         return {"type": "forfeit", "reason": reason[:MAX_REASON]}
 
-    async def _end_game(self, events: tuple[Event | m.Forfeited, ...]) -> None:
+    async def _end_game(self, events: tuple[Event | Forfeited, ...]) -> None:
         """The game at the seat is over: its program is told (`game_over`) and closed."""
         bot, self.bot, self.stand_in = self.bot, None, None
         self.ended, self.over_since = self.game_id, time.monotonic()
@@ -337,11 +341,11 @@ class SeatPlayer:
             events.append(GameOver(m.decode_result(view["result"])))
         return tuple(events)
 
-    def _forfeit_events(self, seat: int, reason: str) -> tuple[m.Forfeited, GameOver]:
+    def _forfeit_events(self, seat: int, reason: str) -> tuple[Forfeited, GameOver]:
         assert self.table is not None
         options = Options.from_dict(self.table["options"])
         result = forfeit_result(options.num_players, seat, options.rounds == "single")
-        return (m.Forfeited(seat, reason), GameOver(result))
+        return (Forfeited(seat, reason), GameOver(result))
 
     def close(self) -> None:
         bot, self.bot = self.bot, None
@@ -350,7 +354,7 @@ class SeatPlayer:
                 bot.close()
 
 
-def _tell_and_close(bot: ExecBot, events: tuple[Event | m.Forfeited, ...]) -> None:
+def _tell_and_close(bot: ExecBot, events: tuple[Event | Forfeited, ...]) -> None:
     try:
         if events:
             with contextlib.suppress(Exception):

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from ..bots.base import Bot, BotError, Forfeit, Limit
+from ..bots.base import Bot, BotError, Forfeit, Forfeited, Limit
 from ..paths import data_dir
 from ..rules import Action, Event, Game, GameOver, PlayerView
 from . import messages as m
@@ -513,7 +513,7 @@ class ExecBot(Bot):
         )
         self._call(self.session.send(message), 5)
 
-    def observe(self, events: Sequence[Event | m.Forfeited]) -> None:
+    def observe(self, events: Sequence[Event | Forfeited]) -> None:
         """The events of a step as this seat may see them (already redacted by the caller)."""
         assert self.seat is not None, "start() comes before the game's events"
         over: GameOver | None = None

@@ -19,12 +19,15 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..paths import data_dir
 from ..rules import Action, Bid, BidAction, Challenge, Exact, Options, PlayerView
 from .base import Bot, Limit
 from .probability import ProbabilityBot
+
+if TYPE_CHECKING:
+    from ..solver import Solution
 
 SOLVE_ON_THE_FLY_NODES = 1 << 13
 SOLVE_SECONDS = 30.0  # the most a first-use solve may take without a time limit
@@ -61,16 +64,16 @@ class CfrBot(Bot):
     description = "plays a solved equilibrium in two-player rounds, the odds elsewhere"
 
     # One table of solutions per process: they are immutable and can be large.
-    _cache: ClassVar[dict[str, object]] = {}
+    _cache: ClassVar[dict[str, Solution | None]] = {}
     # The server's bots act in threads: one solves a new game while the others wait for it.
     _lock: ClassVar[threading.Lock] = threading.Lock()
-    _partial: ClassVar[dict[str, object]] = {}  # solves cut short by a time limit
+    _partial: ClassVar[dict[str, Solution]] = {}  # solves cut short by a time limit
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.fallback = ProbabilityBot(seed)
 
-    def solution_for(self, options: Options, dice: tuple[int, int], seconds: float | None = None):  # type: ignore[no-untyped-def]
+    def solution_for(self, options: Options, dice: tuple[int, int], seconds: float | None = None) -> Solution | None:
         """The solution of this game: from memory, disk, or solved now if small (within `seconds`,
         else SOLVE_SECONDS); else None. A solve cut short by the time is used, and kept in memory
         only, so that a later call with more time may finish it."""

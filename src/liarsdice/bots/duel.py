@@ -20,7 +20,7 @@ exact solution of the first step is of bids alone and is not played there).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..rules import Action, Options, PlayerView
 from .base import Bot, Limit
@@ -28,6 +28,9 @@ from .cfr import CfrBot, duel_dice, policy_at
 from .strong import StrongBot
 from .strong_mixing import Policy, draw
 from .trained import TrainedDuels
+
+if TYPE_CHECKING:
+    from ..duel import DuelStrategy
 
 
 class DuelBot(Bot):
@@ -41,7 +44,7 @@ class DuelBot(Bot):
         self.fallback = StrongBot(seed)
         self.source = ""  # what played the last decision: "exact", "duel" or "fallback"
 
-    def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> Any:
+    def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> DuelStrategy | None:
         """The strategy of this duel at this bot's memory (`TrainedDuels.strategy_for`)."""
         return TrainedDuels.strategy_for(options, dice, self.k, train_small=train_small)
 

@@ -73,9 +73,10 @@ from ..rules import (
 )
 from .base import Bot, Limit
 from .probability import safest_action
-from .strong_belief import BID_NOISE, Estimate, Round, bid_share
+from .strong_belief import BID_NOISE, Round, bid_share
 from .strong_counts import match_vector
 from .strong_duel import in_duel
+from .strong_estimate import Estimate
 from .strong_mixing import Policy, Scored, draw, mixed
 
 if TYPE_CHECKING:

@@ -10,12 +10,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Bid, BidLadder
 
 # More hands than this in one cup (many dice of many faces): a fixed sample of hands instead.
 MAX_HANDS = 6000
 SAMPLED_HANDS = 4096
+
+# The strong bot's arrays: counts of dice (per hand, per face), and chances, weights and values.
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -24,13 +29,14 @@ class HandSpace:
     many), as counts per face, with the chance of each under the roll."""
 
     size: int
-    counts: np.ndarray  # [hands, faces]: how many dice show each face
-    prior: np.ndarray  # [hands]
+    counts: Ints  # [hands, faces]: how many dice show each face
+    prior: Floats  # [hands]
 
     @property
-    def one_face(self) -> np.ndarray:
+    def one_face(self) -> npt.NDArray[np.bool_]:
         """[hands, faces]: the hand is all this face."""
-        return self.counts == self.size
+        all_face: npt.NDArray[np.bool_] = self.counts == self.size  # numpy types `==` as Any
+        return all_face
 
 
 @lru_cache(maxsize=256)
@@ -63,8 +69,8 @@ class Matches:
     """How many dice of each hand count for a bid on each face this round (wilds included), and
     the same as one-hot rows, to turn weights over hands into a distribution of counts."""
 
-    match: np.ndarray  # [hands, faces]
-    onehot: np.ndarray  # [hands, faces, size + 1]
+    match: Ints  # [hands, faces]
+    onehot: Floats  # [hands, faces, size + 1]
 
 
 @lru_cache(maxsize=256)
@@ -82,7 +88,7 @@ def matches(size: int, faces: int, wild: int | None) -> Matches:
     return Matches(match, onehot)
 
 
-def match_vector(dice: Sequence[int], faces: int, wild: int | None) -> np.ndarray:
+def match_vector(dice: Sequence[int], faces: int, wild: int | None) -> Ints:
     """[faces]: how many of `dice` count for a bid on each face."""
     raw = (
         np.bincount(np.asarray(dice, dtype=np.int64) - 1, minlength=faces)[:faces]
@@ -96,7 +102,7 @@ def match_vector(dice: Sequence[int], faces: int, wild: int | None) -> np.ndarra
 
 
 @lru_cache(maxsize=1024)
-def tail_table(unknown: int, faces: int, wild: int | None) -> np.ndarray:
+def tail_table(unknown: int, faces: int, wild: int | None) -> Floats:
     """[faces, unknown + 2]: P(at least j of `unknown` unseen dice count for each face), j = 0..unknown+1."""
     out = np.zeros((faces, unknown + 2))
     for f in range(faces):
@@ -109,16 +115,16 @@ def tail_table(unknown: int, faces: int, wild: int | None) -> np.ndarray:
     return out
 
 
-def binomial_pmf(n: int, p: float) -> np.ndarray:
+def binomial_pmf(n: int, p: float) -> Floats:
     return np.array([math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)])
 
 
-def sigmoid(x: np.ndarray) -> np.ndarray:
+def sigmoid(x: Floats) -> Floats:
     return 1.0 / (1.0 + np.exp(-np.clip(x, -50, 50)))
 
 
 @lru_cache(maxsize=1 << 16)
-def raise_row(lad: BidLadder, standing: Bid | None, q_max: int, barred: int | None, only: int | None) -> np.ndarray:
+def raise_row(lad: BidLadder, standing: Bid | None, q_max: int, barred: int | None, only: int | None) -> Ints:
     """[faces]: the lowest legal quantity of each face above `standing` (the opening bid when
     None), 0 where no bid on that face is legal. `barred` is a face that may not open the round;
     `only` the one face a player locked in the one-die round may bid."""

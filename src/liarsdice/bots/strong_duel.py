@@ -35,9 +35,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..rules import Action, Bid, BidAction, Challenge, Game, Options, PlayerView
+from ..rules import Action, Bid, BidAction, Challenge, Game, Options, PlayerView, Turn
 from .cfr import CfrBot, duel_dice, policy_at
 from .strong_mixing import Policy
 from .trained import TrainedDuels
@@ -61,7 +61,10 @@ DUEL_SHARE = 0.6
 KEPT_POLICIES = 20_000
 
 StrategyPolicy = Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float] | Mapping[Bid | str | None, float]]
-PositionKey = tuple[Any, ...]
+# the rules, seat, dice, starter, round number, turns so far and the noise learnt (`position_key`)
+PositionKey = tuple[
+    Options, int | None, tuple[int, ...], int | None, int, tuple[Turn, ...], tuple[tuple[int, float], ...]
+]
 
 
 def plain_duel(options: Options) -> bool:
@@ -86,7 +89,7 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
     if view.options.exact == "none":  # the exact solutions have no exact call
         solution = exact_solutions().solution_for(view.options, dice, seconds)
         if solution is not None:
-            return solution.policy  # type: ignore[no-any-return]
+            return solution.policy
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
     return None if strategy is None else strategy.policy
 

@@ -39,9 +39,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..rules import Accuse, AllIn, Bid, BidAction, Claim, Fold, PlayerView
-from .strong_belief import Estimate, standing_chance
+from ..rules import Accuse, Action, AllIn, Bid, BidAction, Claim, Fold, PlayerView
+from .strong_belief import standing_chance
 from .strong_counts import matches
+from .strong_estimate import Estimate
 from .strong_mixing import Scored
 
 
@@ -219,7 +220,7 @@ class HeadsUp:
         pot = self.pot + ours + theirs
         return (1 - holds) * self.after(True, ours, theirs, pot) + holds * self.after(False, ours, theirs, pot)
 
-    def scored(self, value: float, rank: int, action: Any, unchallenged: float = 0.0, bluff: bool = False) -> Scored:
+    def scored(self, value: float, rank: int, action: Action, unchallenged: float = 0.0, bluff: bool = False) -> Scored:
         return Scored(value / self.die, rank, action, unchallenged, bluff)
 
     def moves(self) -> list[Scored]:

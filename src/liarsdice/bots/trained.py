@@ -12,11 +12,14 @@ import json
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..paths import data_dir
 from ..rules import Options
 from .cfr import bidding_rules
+
+if TYPE_CHECKING:
+    from ..duel import DuelStrategy
 
 # Duels trained on first use: hands x hands x edges of the graph at most (1 die each with six
 # faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
@@ -38,7 +41,7 @@ def strategies_dir() -> Path:
     return data_dir() / "duel"
 
 
-def load_strategy(options: Options, dice: tuple[int, int], k: int) -> Any:
+def load_strategy(options: Options, dice: tuple[int, int], k: int) -> DuelStrategy | None:
     """The trained strategy of this duel from the data directory; else None."""
     from ..duel import DuelStrategy
 
@@ -54,14 +57,14 @@ class TrainedDuels:
     """Every trained duel strategy looked up in this process, by `strategy_key` (one per process:
     a strategy of 5 vs 5 takes seconds to load and tens of MB)."""
 
-    cache: ClassVar[dict[str, Any]] = {}
+    cache: ClassVar[dict[str, DuelStrategy | None]] = {}
     not_trained: ClassVar[set[str]] = set()  # looked for without training, and not found
     lock: ClassVar[threading.Lock] = threading.Lock()
 
     @classmethod
     def strategy_for(
         cls, options: Options, dice: tuple[int, int], k: int | None = None, *, train_small: bool = True
-    ) -> Any:
+    ) -> DuelStrategy | None:
         """The strategy of this duel, remembering `k` bids (None: the duel's default memory, or
         another trained here if that one is not): from memory, the data directory or the package's
         shipped strategies, or trained now if small (unless not `train_small`); else None."""

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Bid, Options
 from ..solver.tree import GameSpec, hand_chance, hands_of
@@ -48,8 +49,8 @@ class Player:
     count for each face (`counts[face - 1, hand]`)."""
 
     hands: list[Hand]
-    chance: np.ndarray
-    counts: np.ndarray
+    chance: npt.NDArray[np.float64]
+    counts: npt.NDArray[np.int64]
     index: dict[Hand, int]
 
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 
-def open_npz(path: str | Path, what: str) -> Any:
+def open_npz(path: str | Path, what: str) -> np.lib.npyio.NpzFile:
     """The .npz file at `path`, opened; ValueError saying it is no readable `what` if not."""
     try:
         opened = np.load(path, allow_pickle=False)

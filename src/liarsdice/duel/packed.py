@@ -32,9 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Options
 from .graph import AbstractGame
+from .probabilities import Probabilities
 from .strategy import DuelStrategy
 
 MAGIC = b"LDDUEL\n"
@@ -45,7 +47,11 @@ DEFAULT_BITS = 8
 DEFAULT_THRESHOLD = 0.005
 
 
-def unit_type(bits: int) -> np.dtype[Any]:
+# A quantised probability: whole units of 1 / (2^bits - 1), in uint8 or uint16 (`unit_type`).
+Units = npt.NDArray[np.uint8 | np.uint16]
+
+
+def unit_type(bits: int) -> np.dtype[np.uint8 | np.uint16]:
     """One byte a probability up to 8 bits, two (little-endian) above."""
     return np.dtype(np.uint8) if bits <= 8 else np.dtype("<u2")
 
@@ -78,7 +84,9 @@ class Layout:
         self.forced = self.width == 1  # the liar call alone
         self.hands = len(game.players[player].hands)
 
-    def rows(self, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray | None = None) -> np.ndarray:
+    def rows(
+        self, liar: Probabilities, bid: Probabilities, exact: Probabilities | None = None
+    ) -> npt.NDArray[np.float64]:
         out = np.zeros((self.hands, self.columns))
         out[:, self.liar_columns] = liar[:, self.liar_slots]
         if len(self.exact_columns):
@@ -87,7 +95,9 @@ class Layout:
         out[:, self.edge_columns] = bid
         return out
 
-    def split(self, rows: np.ndarray, num_node_slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def split(
+        self, rows: npt.NDArray[np.float64], num_node_slots: int
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """(liar, bid, exact) of `rows`; exact has no columns where the rules have no exact call."""
         liar = np.zeros((self.hands, num_node_slots), dtype=np.float32)
         liar[:, self.liar_slots] = rows[:, self.liar_columns]
@@ -96,7 +106,7 @@ class Layout:
         return liar, np.ascontiguousarray(rows[:, self.edge_columns], dtype=np.float32), exact
 
 
-def thresholded(layout: Layout, rows: np.ndarray, threshold: float = 0.0) -> np.ndarray:
+def thresholded(layout: Layout, rows: npt.NDArray[np.float64], threshold: float = 0.0) -> npt.NDArray[np.float64]:
     """Each (hand, node) of `rows` normalised (every move alike where it is all zero), its moves
     under `threshold` dropped (never its most likely ones) and normalised again."""
     seg, start = layout.segment, layout.start
@@ -107,11 +117,11 @@ def thresholded(layout: Layout, rows: np.ndarray, threshold: float = 0.0) -> np.
         best = np.maximum.reduceat(probs, start, axis=1)[:, seg]
         probs = np.where((probs >= threshold) | (probs >= best), probs, 0.0)
         probs /= np.add.reduceat(probs, start, axis=1)[:, seg]
-    out: np.ndarray = probs
+    out: npt.NDArray[np.float64] = probs
     return out
 
 
-def quantise(layout: Layout, rows: np.ndarray, bits: int, threshold: float = 0.0) -> np.ndarray:
+def quantise(layout: Layout, rows: npt.NDArray[np.float64], bits: int, threshold: float = 0.0) -> Units:
     """Units of 1 / (2^bits - 1) per move, summing to 2^bits - 1 in every (hand, node): each within
     one unit of `thresholded` (`rows`, normalised and thresholded)."""
     q = (1 << bits) - 1
@@ -124,11 +134,11 @@ def quantise(layout: Layout, rows: np.ndarray, bits: int, threshold: float = 0.0
     position = np.empty_like(order)
     np.put_along_axis(position, order, np.arange(layout.columns)[None, :], axis=1)
     units += (position - start[seg][None, :]) < short[:, seg]
-    out: np.ndarray = units.astype(unit_type(bits))
+    out: Units = units.astype(unit_type(bits))
     return out
 
 
-def own_reach(game: AbstractGame, player: int, layout: Layout, units: np.ndarray, bits: int) -> np.ndarray:
+def own_reach(game: AbstractGame, player: int, layout: Layout, units: Units, bits: int) -> npt.NDArray[np.bool_]:
     """(hands, own nodes): whether the player reaches each of its nodes with each hand when it
     plays `units` (the opponent's moves all allowed)."""
     from .train import _opp_reach
@@ -225,9 +235,9 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
 
         game = AbstractGame(GameSpec.from_options(options, dice), k)
     q = (1 << bits) - 1
-    liar: list[np.ndarray] = []
-    bid: list[np.ndarray] = []
-    exact: list[np.ndarray] = []
+    liar: list[Probabilities] = []
+    bid: list[Probabilities] = []
+    exact: list[Probabilities] = []
     at = 0
     for p, (mask_bytes, value_bytes) in enumerate(sizes):
         layout = Layout(game, p)

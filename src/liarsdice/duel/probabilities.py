@@ -4,21 +4,26 @@ trainer plays and what a strategy keeps."""
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from .graph import AbstractGame
 
 # Regrets at or under this count as none (regret matching ignores them).
 REGRET_EPSILON = 1e-12
 
+# A player's probabilities (or regrets, or summed averages), (hands, slots): float32 as saved and
+# shipped, float64 as trained.
+Probabilities = npt.NDArray[np.float32 | np.float64]
+
 
 def normalise(
     game: AbstractGame,
     player: int,
-    liar: np.ndarray,
-    bid: np.ndarray,
+    liar: Probabilities,
+    bid: Probabilities,
     positive: bool,
-    exact: np.ndarray | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    exact: Probabilities | None = None,
+) -> tuple[Probabilities, Probabilities, Probabilities]:
     """Probabilities from regrets (`positive`: their positive parts) or from summed averages, per
     (hand, node) of `player`: uniform where they are all zero. (liar, bid, exact): exact, the
     exact call's column per node slot, has none where the game has no exact call."""

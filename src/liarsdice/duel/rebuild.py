@@ -18,10 +18,15 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .plan import Entry
 from .shipped import Artifact, ManifestError, read_manifest, rules_key, sha256_of, verify_file, write_manifest
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
+
+    from .train import Progress
 
 CHECKPOINT_EVERY = 600.0
 
@@ -62,7 +67,7 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
         trainer.resume(checkpoint, about)
     saved = time.perf_counter()
 
-    def progress(_: Any) -> None:
+    def progress(_: Progress) -> None:
         nonlocal saved
         if time.perf_counter() - saved >= CHECKPOINT_EVERY:
             trainer.checkpoint(checkpoint, about)
@@ -136,16 +141,17 @@ def record(directory: Path, built: Built) -> Artifact:
     return artifact
 
 
-_worker_stop: Any = None
+_worker_stop: Event | None = None  # set in each worker process (`_start_worker`)
 
 
-def _start_worker(stop: Any) -> None:
+def _start_worker(stop: Event) -> None:
     global _worker_stop
     _worker_stop = stop
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent tells the worker to stop
 
 
 def _build_in_worker(entry: Entry) -> Built:
+    assert _worker_stop is not None  # the pool starts every worker with _start_worker
     return build(entry, stop=_worker_stop.is_set)
 
 

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Bid, Options
-from ..solver.tree import GameSpec
+from ..solver.tree import GameSpec, PerLevel, Tree
 from .graph import AbstractGame
 from .npz import open_npz
-from .probabilities import normalise
+from .probabilities import Probabilities, normalise
 
 FORMAT = "liarsdice-duel-strategy"
 # The exact call's key in a policy (None is the liar call's, a Bid a raise's).
@@ -41,13 +42,13 @@ class DuelStrategy:
     options: Options
     dice: tuple[int, int]
     k: int
-    liar: list[np.ndarray]  # per player: P(liar | hand, node slot), shape (hands, node slots)
-    bid: list[np.ndarray]  # per player: P(raise | hand, edge slot), shape (hands, edge slots)
+    liar: list[Probabilities]  # per player: P(liar | hand, node slot), shape (hands, node slots)
+    bid: list[Probabilities]  # per player: P(raise | hand, edge slot), shape (hands, edge slots)
     meta: dict[str, Any] = field(default_factory=dict)
     # The graph, if the caller has it already (building a big one takes seconds).
     graph: AbstractGame | None = field(default=None, repr=False)
     # per player: P(exact | hand, node slot) where the rules have an exact call; none otherwise
-    exact: list[np.ndarray] = field(default_factory=list)
+    exact: list[Probabilities] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.graph is None or self.graph.k != self.k or self.graph.spec.dice != self.dice:
@@ -141,7 +142,9 @@ class DuelStrategy:
                     if name not in data:
                         raise ValueError(f"{path} is not a whole duel strategy: it lacks {name}")
                     arrays[name] = np.asarray(data[name], dtype=np.float32)
-                exact = [np.asarray(data[f"exact{p}"], dtype=np.float32) for p in (0, 1) if f"exact{p}" in data]
+                exact: list[Probabilities] = [
+                    np.asarray(data[f"exact{p}"], dtype=np.float32) for p in (0, 1) if f"exact{p}" in data
+                ]
         except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError) as e:
             raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
         rest = {k: v for k, v in meta.items() if k not in ("format", "version", "options", "dice", "k")}
@@ -157,14 +160,14 @@ class DuelStrategy:
 
     # ----- measures on the full tree -----
 
-    def tree_strategy(self, tree: Any) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    def tree_strategy(self, tree: Tree) -> tuple[PerLevel, PerLevel]:
         """This strategy on the full public tree `tree` (a `solver.tree.Tree` of the same game):
         per level, P(liar | node, hand) of the player to act and P(bid | parent, hand), in the
         shapes of `solver.Solution`."""
         g = self.game
         levels = tree.levels
-        liar: list[np.ndarray | None] = [None] * len(levels)
-        bid: list[np.ndarray | None] = [None] * len(levels)
+        liar: PerLevel = [None] * len(levels)
+        bid: PerLevel = [None] * len(levels)
         abstract = np.zeros(1, dtype=np.int64)  # the abstract node of every node of the level
         for depth in range(1, len(levels)):
             level = levels[depth]
@@ -202,8 +205,8 @@ class DuelStrategy:
 
 
 def _pruned(
-    game: AbstractGame, player: int, liar: np.ndarray, bid: np.ndarray, exact: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    game: AbstractGame, player: int, liar: Probabilities, bid: Probabilities, exact: Probabilities
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """float32 probabilities with those under KEEP dropped and each (hand, node) renormalised."""
     liar = np.where(liar >= KEEP, liar, 0.0)
     bid = np.where(bid >= KEEP, bid, 0.0)

@@ -30,20 +30,34 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from .graph import AbstractGame
 from .npz import open_npz
-from .probabilities import REGRET_EPSILON, normalise
+from .probabilities import REGRET_EPSILON, Probabilities, normalise
 
 # How long an iteration may run on past the deadline or a stop request before it is cut short
 # between two hands: short iterations still end whole (and a resumed run equals one long run),
 # while one that takes minutes (big games, every hand) ends in about this time.
 CUT_AFTER = 1.0
 
+# The kernels' arrays: the graph's numbers, and regrets, averages, reaches and values.
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+
 
 @njit(cache=True)
-def _opp_reach(opp, parity, edge_start, edge_count, edge_child, edge_slot, s_bid_t, reach):  # type: ignore[no-untyped-def]
+def _opp_reach(
+    opp: int,
+    parity: Ints,
+    edge_start: Ints,
+    edge_count: Ints,
+    edge_child: Ints,
+    edge_slot: Ints,
+    s_bid_t: npt.NDArray[np.float32 | np.float64],
+    reach: Floats,
+) -> None:
     """reach[n, y]: the opponent's reach of node n with hand y (its own raises only)."""
     reach[:, :] = 0.0
     reach[0, :] = 1.0
@@ -67,43 +81,43 @@ def _opp_reach(opp, parity, edge_start, edge_count, edge_child, edge_slot, s_bid
 # one core: 5 vs 5 at k=2, 32 hands sampled, 1.8 times faster; 3 vs 3 1.6; 2 vs 1 at k=10 1.2
 # (docs/performance.md, "Training"). Regrets and averages stay float64.
 @njit(cache=True, fastmath=True)
-def _hand(  # type: ignore[no-untyped-def]
-    me,
-    x,
-    weight,
-    parity,
-    last,
-    edge_start,
-    edge_count,
-    edge_child,
-    node_slot,
-    edge_slot,
-    bid_q,
-    bid_face,
-    my_counts,
-    opp_counts,
-    opp_chance,
-    opp_reach,
-    opp_liar_t,
-    opp_bid_t,
-    r_liar,
-    r_bid,
-    a_liar,
-    a_bid,
-    s_liar,
-    s_bid,
-    my_reach,
-    value,
-    call,
-    has_exact,
-    hit_mine,
-    hit_theirs,
-    opp_exact_t,
-    r_exact,
-    a_exact,
-    s_exact,
-    spot,
-):
+def _hand(
+    me: int,
+    x: int,
+    weight: float,
+    parity: Ints,
+    last: Ints,
+    edge_start: Ints,
+    edge_count: Ints,
+    edge_child: Ints,
+    node_slot: Ints,
+    edge_slot: Ints,
+    bid_q: Ints,
+    bid_face: Ints,
+    my_counts: Ints,
+    opp_counts: Ints,
+    opp_chance: Floats,
+    opp_reach: Floats,
+    opp_liar_t: npt.NDArray[np.float32],
+    opp_bid_t: npt.NDArray[np.float32],
+    r_liar: Floats,
+    r_bid: Floats,
+    a_liar: Floats,
+    a_bid: Floats,
+    s_liar: Floats,
+    s_bid: Floats,
+    my_reach: Floats,
+    value: npt.NDArray[np.float32],
+    call: Floats,
+    has_exact: bool,
+    hit_mine: float,
+    hit_theirs: float,
+    opp_exact_t: npt.NDArray[np.float32],
+    r_exact: Floats,
+    a_exact: Floats,
+    s_exact: Floats,
+    spot: Floats,
+) -> float:
     """The traverser `me` holding hand x: match its strategy, then update its regrets and
     average at its nodes (weighted by `weight`); returns its value against the opponent's range.
     Where `has_exact`, the player to act may also call exact: a hit pays the caller `hit_mine`
@@ -347,13 +361,13 @@ class Trainer:
         calls = ("r_liar", "r_bid", "a_liar", "a_bid")
         return (*calls, "r_exact", "a_exact") if self.game.has_exact else calls
 
-    def current(self, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def current(self, player: int) -> tuple[Probabilities, Probabilities, Probabilities]:
         """The regret-matching strategy of `player`: (liar, bid, exact) arrays of shape (hands,
         slots); exact has no columns where the rules have no exact call."""
         p = player
         return normalise(self.game, p, self.r_liar[p], self.r_bid[p], positive=True, exact=self.r_exact[p])
 
-    def average(self, player: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def average(self, player: int) -> tuple[Probabilities, Probabilities, Probabilities]:
         p = player
         return normalise(self.game, p, self.a_liar[p], self.a_bid[p], positive=False, exact=self.a_exact[p])
 
@@ -391,7 +405,7 @@ class Trainer:
                 return False
         return True
 
-    def _half(self, me: int, cut: Callable[[], bool] | None = None) -> tuple[float, np.ndarray, bool]:
+    def _half(self, me: int, cut: Callable[[], bool] | None = None) -> tuple[float, npt.NDArray[np.int64], bool]:
         g = self.game
         opp = 1 - me
         o_liar, o_bid, o_exact = self.current(opp)

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..rules import Bid, Options
 from .cfr import Algorithm, Solver
-from .tree import GameSpec, Tree
+from .tree import Floats, GameSpec, PerLevel, Tree
 
 if TYPE_CHECKING:
     from .fast import FastSolver
@@ -61,8 +61,8 @@ class Solution:
     exploitability: float
     game_value: float
     history: list[Progress]
-    liar: list[np.ndarray | None]  # per level: P(liar | node, hand) of the player to act
-    bid: list[np.ndarray | None]  # per level (k >= 1): P(this bid | parent, hand) of the parent's player
+    liar: PerLevel  # per level: P(liar | node, hand) of the player to act
+    bid: PerLevel  # per level (k >= 1): P(this bid | parent, hand) of the parent's player
     tree: Tree = field(repr=False)
 
     @property
@@ -145,7 +145,7 @@ class Solution:
             raise ValueError(f"{path} is not a readable liarsdice solution: {e}") from e
 
     @classmethod
-    def _read(cls, path: str | Path, data: Any) -> Solution:
+    def _read(cls, path: str | Path, data: np.lib.npyio.NpzFile) -> Solution:
         if "meta" not in data:
             raise ValueError(f"{path} is not a liarsdice solution: it has no meta")
         meta = json.loads(str(data["meta"]))
@@ -176,7 +176,9 @@ class Solution:
         )
 
 
-def _strategy_array(path: str | Path, data: Any, name: str, tree: Tree, level: int, player: int) -> np.ndarray:
+def _strategy_array(
+    path: str | Path, data: np.lib.npyio.NpzFile, name: str, tree: Tree, level: int, player: int
+) -> Floats:
     """One level's probabilities from a solution file, as float64, checked against its tree.
 
     Files written before solutions were saved in float64 hold float32: they load, at that precision."""

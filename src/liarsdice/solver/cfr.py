@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from .tree import Level, Tree
+from .tree import Floats, Level, PerLevel, Tree
 
 Algorithm = Literal["cfr+", "dcfr"]
 
@@ -29,7 +29,7 @@ Algorithm = Literal["cfr+", "dcfr"]
 REGRET_EPSILON = 1e-12
 
 
-def seg_sum(values: np.ndarray, level: Level) -> np.ndarray:
+def seg_sum(values: Floats, level: Level) -> Floats:
     """Sum of each node's children rows (children are contiguous in the next level)."""
     out = np.zeros((level.size, values.shape[1]))
     nz = level.num_children > 0
@@ -38,7 +38,7 @@ def seg_sum(values: np.ndarray, level: Level) -> np.ndarray:
     return out
 
 
-def seg_max(values: np.ndarray, level: Level) -> np.ndarray:
+def seg_max(values: Floats, level: Level) -> Floats:
     out = np.full((level.size, values.shape[1]), -np.inf)
     nz = level.num_children > 0
     if values.shape[0] and nz.any():
@@ -58,10 +58,10 @@ class Solver:
         levels = tree.levels
         hands = [len(tree.hands[0]), len(tree.hands[1])]
         # liar[k] (k >= 1): the player to act at level k; bid[k] (k >= 1): the player who acted at k-1
-        self.regret_liar: list[np.ndarray | None] = [None] + [
+        self.regret_liar: PerLevel = [None] + [
             np.zeros((lv.size, hands[k % 2])) for k, lv in enumerate(levels) if k > 0
         ]
-        self.regret_bid: list[np.ndarray | None] = [None] + [
+        self.regret_bid: PerLevel = [None] + [
             np.zeros((lv.size, hands[(k - 1) % 2])) for k, lv in enumerate(levels) if k > 0
         ]
         self.avg_liar = [None if r is None else np.zeros_like(r) for r in self.regret_liar]
@@ -70,13 +70,17 @@ class Solver:
     # ----- strategies -----
 
     def _strategy(
-        self, liar: list[np.ndarray | None], bid: list[np.ndarray | None], player: int, positive: bool
-    ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+        self,
+        liar: PerLevel,
+        bid: PerLevel,
+        player: int,
+        positive: bool,
+    ) -> tuple[PerLevel, PerLevel]:
         """Regret matching (or normalising an average) at the levels where `player` acts:
         (liar probability per level, bid probability per child level)."""
         levels = self.tree.levels
-        s_liar: list[np.ndarray | None] = [None] * len(levels)
-        s_bid: list[np.ndarray | None] = [None] * len(levels)
+        s_liar: PerLevel = [None] * len(levels)
+        s_bid: PerLevel = [None] * len(levels)
         for k in range(player, len(levels), 2):
             level = levels[k]
             h = len(self.tree.hands[player])
@@ -100,15 +104,15 @@ class Solver:
                 s_bid[k + 1] = np.where(has[parent], pos_b / safe[parent], uniform[parent][:, None])
         return s_liar, s_bid
 
-    def current_strategy(self, player: int) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    def current_strategy(self, player: int) -> tuple[PerLevel, PerLevel]:
         return self._strategy(self.regret_liar, self.regret_bid, player, positive=True)
 
-    def average_strategy(self, player: int) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    def average_strategy(self, player: int) -> tuple[PerLevel, PerLevel]:
         return self._strategy(self.avg_liar, self.avg_bid, player, positive=False)
 
     # ----- passes -----
 
-    def _reach(self, player: int, s_bid: list[np.ndarray | None]) -> list[np.ndarray]:
+    def _reach(self, player: int, s_bid: PerLevel) -> list[Floats]:
         """Reach probabilities of `player`'s hands at every level under its strategy."""
         levels = self.tree.levels
         reach = [np.ones((1, len(self.tree.hands[player])))]
@@ -122,7 +126,7 @@ class Solver:
             reach.append(r)
         return reach
 
-    def _terminal(self, player: int, k: int, opp_reach: np.ndarray) -> np.ndarray:
+    def _terminal(self, player: int, k: int, opp_reach: Floats) -> Floats:
         """Counterfactual values for `player` of the liar calls at level k (k >= 1), given the
         opponent's reach at the calls (its liar probability included if it is the caller)."""
         tree = self.tree
@@ -145,18 +149,18 @@ class Solver:
     def _values(
         self,
         player: int,
-        own_liar: list[np.ndarray | None],
-        own_bid: list[np.ndarray | None],
-        opp_liar: list[np.ndarray | None],
-        opp_reach: list[np.ndarray],
+        own_liar: PerLevel,
+        own_bid: PerLevel,
+        opp_liar: PerLevel,
+        opp_reach: list[Floats],
         best_response: bool = False,
-    ) -> tuple[list[np.ndarray], list[np.ndarray | None]]:
+    ) -> tuple[list[Floats], PerLevel]:
         """Counterfactual values of `player` at every level (and of its liar calls), bottom up.
         With `best_response`, the player takes the best action everywhere instead of its own."""
         levels = self.tree.levels
         depth = len(levels)
-        values: list[np.ndarray] = [np.empty(0)] * depth
-        terminal: list[np.ndarray | None] = [None] * depth
+        values: list[Floats] = [np.empty(0)] * depth
+        terminal: PerLevel = [None] * depth
         for k in range(depth - 1, -1, -1):
             level = levels[k]
             if k > 0:
@@ -166,6 +170,7 @@ class Solver:
                     assert liar is not None
                     r = r * liar
                 terminal[k] = self._terminal(player, k, r)
+            term = terminal[k]  # named once: mypy narrows a name, not terminal[k]
             below = values[k + 1] if k + 1 < depth else None
             if k % 2 == player:
                 if best_response:
@@ -174,22 +179,22 @@ class Solver:
                         if below is not None
                         else np.full((level.size, len(self.tree.hands[player])), -np.inf)
                     )
-                    if terminal[k] is not None:
-                        v = np.maximum(v, terminal[k])
+                    if term is not None:
+                        v = np.maximum(v, term)
                 else:
                     v = np.zeros((level.size, len(self.tree.hands[player])))
                     if below is not None:
                         child = own_bid[k + 1]
                         assert child is not None
                         v += seg_sum(child * below, level)
-                    if terminal[k] is not None:
+                    if term is not None:
                         liar = own_liar[k]
                         assert liar is not None
-                        v += liar * terminal[k]
+                        v += liar * term
             else:
                 v = seg_sum(below, level) if below is not None else np.zeros((level.size, len(self.tree.hands[player])))
-                if terminal[k] is not None:
-                    v = v + terminal[k]
+                if term is not None:
+                    v = v + term
             values[k] = v
         return values, terminal
 

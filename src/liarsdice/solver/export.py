@@ -8,10 +8,13 @@ reset-face and (f-1)*Q + (q-1) under reset-quantity; "Liar" is Q*F (Q: dice in p
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..rules import Bid
 from . import Solution
+
+if TYPE_CHECKING:
+    from open_spiel.python.policy import TabularPolicy
 
 
 def openspiel_params(solution: Solution) -> dict[str, Any]:
@@ -40,7 +43,7 @@ def action_id(bid: Bid | None, quantity_major: bool, q_max: int, faces: int) -> 
     return (bid.face - 1) * q_max + (bid.quantity - 1)
 
 
-def to_tabular_policy(solution: Solution) -> Any:
+def to_tabular_policy(solution: Solution) -> TabularPolicy:
     """The solution as `open_spiel.python.policy.TabularPolicy` of the matching game."""
     import pyspiel
     from open_spiel.python import policy

@@ -14,11 +14,22 @@ import numpy as np
 from numba import njit
 
 from .cfr import REGRET_EPSILON, Algorithm
-from .tree import Tree
+from .tree import Floats, Ints, PerLevel, Tree
 
 
 @njit(cache=True)
-def _strategy(r_liar, r_bid, depth, first_child, num_children, hands, player, positive, s_liar, s_bid):  # type: ignore[no-untyped-def]
+def _strategy(
+    r_liar: Floats,
+    r_bid: Floats,
+    depth: Ints,
+    first_child: Ints,
+    num_children: Ints,
+    hands: Ints,
+    player: int,
+    positive: bool,
+    s_liar: Floats,
+    s_bid: Floats,
+) -> None:
     n_nodes = depth.shape[0]
     h_count = hands[player]
     for n in range(n_nodes):
@@ -59,7 +70,7 @@ def _strategy(r_liar, r_bid, depth, first_child, num_children, hands, player, po
 
 
 @njit(cache=True)
-def _reach(parent, depth, s_bid, player, h_count, out):  # type: ignore[no-untyped-def]
+def _reach(parent: Ints, depth: Ints, s_bid: Floats, player: int, h_count: int, out: Floats) -> None:
     for h in range(h_count):
         out[0, h] = 1.0
     for n in range(1, parent.shape[0]):
@@ -73,36 +84,36 @@ def _reach(parent, depth, s_bid, player, h_count, out):  # type: ignore[no-untyp
 
 
 @njit(cache=True)
-def _backward(  # type: ignore[no-untyped-def]
-    player,
-    mode,
-    parent,
-    depth,
-    last,
-    first_child,
-    num_children,
-    bid_q,
-    bid_face,
-    c_me,
-    c_opp,
-    cnt_me,
-    cnt_opp,
-    opp_reach,
-    own_reach,
-    s_liar,
-    s_bid,
-    r_liar,
-    r_bid,
-    a_liar,
-    a_bid,
-    values,
-    max_opp_dice,
-    regret_floor,
-    disc_pos,
-    disc_neg,
-    avg_weight,
-    avg_discount,
-):
+def _backward(
+    player: int,
+    mode: int,
+    parent: Ints,
+    depth: Ints,
+    last: Ints,
+    first_child: Ints,
+    num_children: Ints,
+    bid_q: Ints,
+    bid_face: Ints,
+    c_me: Floats,
+    c_opp: Floats,
+    cnt_me: Ints,
+    cnt_opp: Ints,
+    opp_reach: Floats,
+    own_reach: Floats,
+    s_liar: Floats,
+    s_bid: Floats,
+    r_liar: Floats,
+    r_bid: Floats,
+    a_liar: Floats,
+    a_bid: Floats,
+    values: Floats,
+    max_opp_dice: int,
+    regret_floor: float,
+    disc_pos: float,
+    disc_neg: float,
+    avg_weight: float,
+    avg_discount: float,
+) -> None:
     """mode 0: values and the updates of `player`; 1: values only; 2: best-response values."""
     n_nodes = parent.shape[0]
     h_me = c_me.shape[0]
@@ -304,17 +315,15 @@ class FastSolver:
 
     # ----- the average strategy, per level, in the shapes of cfr.Solver -----
 
-    def average_strategy(self, player: int) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    def average_strategy(self, player: int) -> tuple[PerLevel, PerLevel]:
         self._strategies(average=True)
         return self._split(self._s_liar, self._s_bid, player)
 
-    def _split(
-        self, liar: np.ndarray, bid: np.ndarray, player: int
-    ) -> tuple[list[np.ndarray | None], list[np.ndarray | None]]:
+    def _split(self, liar: Floats, bid: Floats, player: int) -> tuple[PerLevel, PerLevel]:
         levels = self.tree.levels
         h = int(self.hands[player])
-        out_l: list[np.ndarray | None] = [None] * len(levels)
-        out_b: list[np.ndarray | None] = [None] * len(levels)
+        out_l: PerLevel = [None] * len(levels)
+        out_b: PerLevel = [None] * len(levels)
         for k in range(len(levels)):
             lo, hi = self.offsets[k], self.offsets[k + 1]
             if k % 2 == player and k > 0:

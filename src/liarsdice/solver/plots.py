@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 from . import Solution
 
 
-def _pyplot():  # type: ignore[no-untyped-def]
+def _pyplot() -> ModuleType:
     import matplotlib
 
     matplotlib.use("Agg")

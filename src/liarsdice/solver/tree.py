@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from ..rules import Bid, BidLadder, Options, ladder
 
@@ -29,7 +30,16 @@ def hand_chance(hand: tuple[int, ...], faces: int) -> float:
     ways = math.factorial(len(hand))
     for f in set(hand):
         ways //= math.factorial(hand.count(f))
-    return ways / faces ** len(hand)
+    chance: float = ways / faces ** len(hand)  # typeshed types int ** int as Any (a negative power is a float)
+    return chance
+
+
+# The solver's arrays: node numbers (parents, rungs, children, counts), and chances, reaches,
+# regrets and probabilities; `PerLevel`, one (nodes, hands) array per level of the tree, None at
+# the levels where the player does not act.
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
+PerLevel = list[Floats | None]
 
 
 @dataclass
@@ -37,11 +47,11 @@ class Level:
     """The nodes of one depth: `parent` (index in the level above), `last` (rung of the last bid;
     -1 at the root), and where each node's children start in the level below."""
 
-    parent: np.ndarray
-    last: np.ndarray
-    first_child: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    num_children: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    groups: list[tuple[int, np.ndarray]] = field(default_factory=list)  # (rung, nodes with that last bid)
+    parent: Ints
+    last: Ints
+    first_child: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    num_children: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    groups: list[tuple[int, npt.NDArray[np.intp]]] = field(default_factory=list)  # (rung, nodes with that last bid)
 
     @property
     def size(self) -> int:
