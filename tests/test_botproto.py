@@ -18,13 +18,13 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from liarsdice.botproto import messages as m
+from liarsdice.botproto.channel import ProcessChannel
 from liarsdice.botproto.driver import (
     BotSession,
     BotStartError,
     BotUnsupported,
     ExecBot,
     ExecSettings,
-    ProcessChannel,
     probe,
 )
 from liarsdice.botproto.spec import check_bot_spec, parse_bot_list, program_label, split_bot_list
