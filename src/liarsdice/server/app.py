@@ -11,14 +11,14 @@ import time
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -36,17 +36,20 @@ from .botaccounts import (
 )
 from .botsocket import serve_bot
 from .cluster import Cluster
-from .fastforward import finish_now
-from .forfeit import forfeit_seat
-from .ladder import MODEL as LADDER_MODEL
-from .ladder import Ladder, leaderboard
-from .limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, clean_name, shown_number
+from .connection import Connection
+from .dispatch import handle, refuse_here
+from .frames import BadJSON, parse_frame, parse_json, receive
+from .laddergames import Ladder
+from .ladderratings import MODEL as LADDER_MODEL
+from .ladderratings import leaderboard
+from .limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, RoomError, clean_name, shown_number
 from .manager import CODE_LENGTH, RoomManager
+from .messages import CLIENT_MESSAGE, MESSAGE_TYPES, Hello
 from .metrics import CONTENT_TYPE_LATEST, DatabaseCheck, HTTPErrorCounter, ServerMetrics, health
 from .pages import install as install_pages
 from .relay import relay
-from .rooms import FLOOD_LIMIT, MAX_MESSAGE, Connection, Room, RoomError, Settings
-from .seatnames import rename_seat
+from .rooms import Room
+from .settings import Settings
 from .sizes import RequestLimits
 from .storage import MAX_ID, GameRow, SeatRow, Store, TableRow, as_utc
 from .tablerows import recorded_forfeit
@@ -57,198 +60,6 @@ STATIC = Path(__file__).parent / "static"
 
 def default_database_url() -> str:
     return f"sqlite:///{data_dir() / 'liarsdice.sqlite3'}"
-
-
-# ----- typed messages from clients -----
-
-
-class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ref: int | None = None  # echoed in the answer, to match it with this message
-
-
-class Hello(_Message):
-    type: Literal["hello"]
-    token: str | None = Field(default=None, max_length=200)
-    name: str | None = Field(default=None, max_length=200)  # a spectator's name in the chat
-
-
-class Act(_Message):
-    type: Literal["act"]
-    action: list[Any] = Field(min_length=1, max_length=8)
-
-
-class ChatIn(_Message):
-    type: Literal["chat"]
-    text: str = Field(max_length=2000)
-
-
-class Ping(_Message):
-    type: Literal["ping"]
-    t: Any = None
-
-
-class FillBots(_Message):
-    type: Literal["fill_bots"]
-    level: str = DEFAULT_LEVEL  # any level's name or older name, in any case (liarsdice.levels)
-
-
-class ClearBots(_Message):
-    type: Literal["clear_bots"]
-
-
-class Configure(_Message):
-    type: Literal["configure"]
-    preset: str | None = None
-    options: dict[str, Any] | None = None
-    turn_seconds: int | None = None
-
-
-class Start(_Message):
-    type: Literal["start"]
-
-
-class Rematch(_Message):
-    type: Literal["rematch"]
-
-
-class Leave(_Message):
-    type: Literal["leave"]
-
-
-class Seen(_Message):
-    type: Literal["seen"]
-    round: int  # the round whose reveal this person has seen
-
-
-class InviteBot(_Message):
-    type: Literal["invite_bot"]
-    bot: str = Field(max_length=200)  # an operator's bot or an online bot account, by name
-    seat: int | None = Field(default=None, ge=0, le=64)  # an empty seat (None: the first)
-
-
-class CallBots(_Message):
-    type: Literal["call_bots"]
-
-
-class Rename(_Message):
-    type: Literal["rename"]
-    name: str = Field(max_length=200)  # checked as a name at join is
-
-
-class Finish(_Message):
-    type: Literal["finish"]  # skip to the end: only bots are still in
-
-
-class ForfeitGame(_Message):
-    type: Literal["forfeit"]  # a bot account's program failed a move (`bot connect --bot-fallback forfeit`)
-    reason: str = Field(default="", max_length=500)
-
-
-ClientMessage = Annotated[
-    Hello
-    | Act
-    | ChatIn
-    | Ping
-    | FillBots
-    | ClearBots
-    | Configure
-    | Start
-    | Rematch
-    | Leave
-    | Seen
-    | InviteBot
-    | CallBots
-    | Rename
-    | Finish
-    | ForfeitGame,
-    Field(discriminator="type"),
-]
-CLIENT_MESSAGE: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-MESSAGE_TYPES = (
-    "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots, "
-    "rename, finish, forfeit"
-)
-
-
-# ----- JSON as clients may send it -----
-
-MAX_DEPTH = 16  # levels of nesting in a client's JSON; the deepest real message has 4
-
-
-class BadJSON(ValueError):
-    """Input that is not JSON this server reads; the message says why."""
-
-
-def _no_constant(name: str) -> Any:
-    raise BadJSON(f"{name} is not a number: numbers must be finite")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        shown = text if len(text) <= 24 else f"a number of {len(text):,} characters"
-        raise BadJSON(f"{shown} is out of range: numbers must be finite (at most about 1.8e308)")
-    return value
-
-
-def parse_json(text: str | bytes) -> Any:
-    """JSON with finite numbers only, valid Unicode text only (no lone surrogates such as
-    \\ud800, which no database stores) and at most MAX_DEPTH levels deep; BadJSON if not."""
-    try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-    except BadJSON:
-        raise
-    except json.JSONDecodeError as e:
-        raise BadJSON(f"not JSON: {e.msg}") from None
-    except RecursionError:  # json's own guard against a deep stack: it unwinds cleanly
-        raise BadJSON(f"nested more than {MAX_DEPTH} levels deep") from None
-    except UnicodeDecodeError:
-        raise BadJSON("not JSON: the text is not UTF-8") from None
-    except ValueError as e:  # a whole number of more than 4,300 digits
-        raise BadJSON(f"not JSON this server reads: {str(e).split(';')[0]}") from None
-    # Without recursion: a stack of what is left to look at, with its depth.
-    left: list[tuple[Any, int]] = [(data, 0)]
-    while left:
-        value, depth = left.pop()
-        if isinstance(value, str):
-            if not value.isascii():
-                try:
-                    value.encode()
-                except UnicodeEncodeError as e:
-                    lone = f"U+{ord(value[e.start]):04X}"
-                    raise BadJSON(f"text holds a lone surrogate ({lone}), which is no character") from None
-        elif isinstance(value, (dict, list)):
-            if depth >= MAX_DEPTH:
-                raise BadJSON(f"nested more than {MAX_DEPTH} levels deep")
-            items = [*value, *value.values()] if isinstance(value, dict) else value
-            left.extend((item, depth + 1) for item in items)
-    return data
-
-
-def parse_client_message(
-    frame: str | bytes, adapter: TypeAdapter[Any] = CLIENT_MESSAGE, types: str = MESSAGE_TYPES
-) -> Any:
-    """The typed message, or RoomError ("bad_message", "too_large") saying what is wrong."""
-    if isinstance(frame, bytes):
-        raise RoomError("bad_message", "a message is JSON text: binary frames are not read")
-    size = len(frame.encode("utf-8", "surrogatepass"))
-    if size > MAX_MESSAGE:
-        raise RoomError("too_large", f"a message has at most {MAX_MESSAGE} bytes (UTF-8); this one has {size}")
-    try:
-        data = parse_json(frame)
-    except BadJSON as e:
-        raise RoomError("bad_message", str(e)) from None
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise RoomError("bad_message", f"a message is a JSON object with a type: one of {types}")
-    try:
-        return adapter.validate_python(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        if first["type"] == "union_tag_invalid":
-            raise RoomError("bad_message", f"unknown message type {data['type']!r}: one of {types}") from e
-        where = ".".join(str(x) for x in first["loc"][1:]) or "message"
-        raise RoomError("bad_message", f"{data['type']}: {where}: {first['msg']}") from e
 
 
 # ----- HTTP bodies -----
@@ -602,7 +413,7 @@ def create_app(
                 return
             try:
                 first = await asyncio.wait_for(receive(websocket), 30)
-                hello = parse_client_message(first)
+                hello = parse_frame(first, CLIENT_MESSAGE, MESSAGE_TYPES)
                 if not isinstance(hello, Hello):
                     raise RoomError("bad_message", "the first message must be hello")
                 if not isinstance(room, Room):  # another process runs the table: relay to it
@@ -639,85 +450,6 @@ def create_app(
                 await asyncio.wait_for(pump, 5)
 
     return app
-
-
-async def receive(websocket: WebSocket) -> str | bytes:
-    """The next message: text, or the bytes of a binary frame (which `handle` refuses, where
-    Starlette's receive_text would fail); WebSocketDisconnect once the socket closes."""
-    message = await websocket.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-    text = message.get("text")
-    return text if text is not None else message.get("bytes") or b""
-
-
-def refuse_here(conn: Connection, frame: str | bytes) -> bool:
-    """For a socket relayed to another process: answer here what need not cross (a binary
-    frame, one message too many for the rate limit), as `handle` would; whether it did."""
-    if isinstance(frame, bytes):
-        problem = RoomError("bad_message", "a message is JSON text: binary frames are not read")
-    elif not conn.bucket.take():
-        problem = RoomError("rate_limited", "too many messages: slow down")
-    else:
-        return False
-    conn.refused_in_a_row += 1
-    conn.send({"type": "error", "code": problem.code, "message": problem.message, "ref": None})
-    if conn.refused_in_a_row >= FLOOD_LIMIT:
-        conn.stop()
-    return True
-
-
-async def handle(room: Room, conn: Connection, frame: str | bytes) -> None:
-    """One message from a connection: act on it, or tell that connection why not."""
-    ref = None
-    received = time.perf_counter()
-    try:
-        if not conn.bucket.take():
-            raise RoomError("rate_limited", "too many messages: slow down")
-        message = parse_client_message(frame)
-        ref = message.ref
-        if isinstance(message, Act):
-            await room.act(conn, message.action, message.ref)
-            room.manager.metrics.action_latency.observe(time.perf_counter() - received)
-        elif isinstance(message, Ping):
-            conn.send({"type": "pong", "t": message.t, "ref": message.ref})
-        elif isinstance(message, ChatIn):
-            await room.chat(conn, message.text)
-        elif isinstance(message, FillBots):
-            await room.fill_bots(conn, message.level)
-        elif isinstance(message, ClearBots):
-            await room.clear_bots(conn)
-        elif isinstance(message, Configure):
-            await room.configure(conn, message.preset, message.options, message.turn_seconds)
-        elif isinstance(message, Start):
-            await room.start(conn)
-        elif isinstance(message, Rematch):
-            await room.rematch(conn)
-        elif isinstance(message, Leave):
-            await room.leave(conn)
-        elif isinstance(message, Seen):
-            await room.seen(conn, message.round)
-        elif isinstance(message, InviteBot):
-            await room.invite_bot(conn, message.bot, message.seat)
-        elif isinstance(message, CallBots):
-            told = await room.call_bots(conn)
-            conn.send({"type": "called", "bots": told, "ref": message.ref})
-        elif isinstance(message, Rename):
-            await rename_seat(room, conn, message.name, message.ref)
-        elif isinstance(message, Finish):
-            await finish_now(room, conn)
-        elif isinstance(message, ForfeitGame):
-            await forfeit_seat(room, conn, message.reason)
-        elif isinstance(message, Hello):
-            raise RoomError("bad_message", "hello comes once, first")
-        conn.refused_in_a_row = 0
-    except RoomError as e:
-        conn.refused_in_a_row += 1
-        conn.send({"type": "error", "code": e.code, "message": e.message, "ref": ref})
-        if conn.refused_in_a_row >= FLOOD_LIMIT:
-            conn.stop()
-    except OptionsError as e:
-        conn.send({"type": "error", "code": "bad_options", "message": str(e), "ref": ref})
 
 
 # ----- queries (on the store's thread) -----

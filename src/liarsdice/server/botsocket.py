@@ -11,18 +11,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .botaccounts import REVOKED, account_for_token, still_live
 from .connection import FLOOD_LIMIT, Connection
+from .frames import parse_frame, receive
 from .limits import RoomError
-
-if TYPE_CHECKING:
-    from .manager import RoomManager
-    from .rooms import Settings
+from .manager import RoomManager
+from .settings import Settings
 
 HELLO_TIME = 30.0  # seconds a bot has to say who it is when it sent no Authorization header
 BAD_TOKEN = REVOKED  # the close code for a wrong or revoked token (1008 is any policy violation)
@@ -67,10 +66,8 @@ def _bearer(websocket: WebSocket) -> str | None:
 
 
 async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settings) -> None:
-    from .app import parse_client_message, receive
-
     def parse(frame: str | bytes) -> Any:
-        return parse_client_message(frame, BOT_MESSAGE, BOT_MESSAGE_TYPES)
+        return parse_frame(frame, BOT_MESSAGE, BOT_MESSAGE_TYPES)
 
     await websocket.accept()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
 import time
 from typing import Any
@@ -17,16 +18,22 @@ from sqlalchemy import select
 
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
-from .botaccounts import BotLobby, account_of, revoked_among
+from .botaccounts import revoked_among
+from .botlobby import BotLobby
 from .cluster import LEASE_SECONDS, RENEW_EVERY, Cluster, RemoteError
+from .dispatch import handle
 from .forfeit import restored_forfeit
 from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
-from .metrics import ServerMetrics
+from .metrics import Census, ServerMetrics
 from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
-from .rooms import Room, Settings, log
+from .rooms import Room
+from .seatkinds import account_of
 from .seatnames import join_answer
+from .settings import Settings
 from .storage import Store, TableRow
-from .tablerows import Seat, _create_table, _load_table
+from .tablerows import Seat, create_table, load_table
+
+log = logging.getLogger("liarsdice.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -70,7 +77,7 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                lambda s, code=code: create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
@@ -90,7 +97,7 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                lambda s, code=code: create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, list(seats))
@@ -136,7 +143,7 @@ class RoomManager:
                     raise RoomError("not_ready", "the table is changing servers: try again")
                 if owner != self.cluster.id:
                     return RemoteTable(code, owner)
-            data = await self.store.call(lambda s: _load_table(s, code))
+            data = await self.store.call(lambda s: load_table(s, code))
             if data is None:
                 if self.cluster is not None:
                     await self.cluster.release(code)
@@ -293,6 +300,21 @@ class RoomManager:
                 log.info("bot account %s was revoked: letting it go", name)
                 await self.revoked(name)
 
+    def census(self) -> Census:
+        """This process's tables and connections, as its gauges show them (metrics.py)."""
+        rooms = list(self.rooms.values())
+        conns = [c for r in rooms for c in list(r.conns) if not c.closed]
+        cluster = self.cluster
+        return Census(
+            tables={status: sum(1 for r in rooms if r.status == status) for status in ("open", "playing", "finished")},
+            seats=sum(1 for c in conns if c.seat is not None),
+            spectators=sum(1 for c in conns if c.seat is None),
+            bot_accounts=sum(1 for c in self.lobby.online.values() if not c.closed),
+            relayed_out=len(self.gateway.relayed) if cluster is not None else None,
+            relayed_in=len(self.remote) if cluster is not None else None,
+            leases=len(cluster.leases) if cluster is not None else None,
+        )
+
     def close(self) -> None:
         for room in self.rooms.values():
             if self.cluster is not None:  # another process takes it: its clients connect again
@@ -351,8 +373,6 @@ class RoomManager:
     async def _serve_remote(self, remote: RemoteConnection, token: str | None, name: str | None) -> None:
         """A socket relayed from another process, at a table run here: as app.table_socket
         serves a socket of this process."""
-        from .app import handle
-
         try:
             target = await self.locate(remote.code)
             if not isinstance(target, Room):

@@ -20,7 +20,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import Bot
 from ..levels import resolve
@@ -40,8 +40,9 @@ from ..rules import (
     find_preset,
     redact,
 )
-from .botaccounts import ACCOUNT_LEVEL, OPERATOR_LEVEL, REVOKED, account_of, still_live
-from .connection import FLOOD_LIMIT, MAX_MESSAGE, RATE_BURST, RATE_PER_SECOND, Connection
+from .botaccounts import REVOKED, still_live
+from .botlobby import BotLobby
+from .connection import Connection
 from .limits import (
     OFF_LOOP_MOVES,
     RoomError,
@@ -52,60 +53,42 @@ from .limits import (
     hash_token,
     moves_bound,
 )
+from .metrics import ServerMetrics
+from .seatkinds import ACCOUNT_LEVEL, OPERATOR_LEVEL, account_of
+from .settings import Settings
 from .storage import ChatRow, Store, utcnow
 from .tablerows import (
     Seat,
-    _chat_history,
-    _finish_game,
-    _new_game_row,
-    _save_rules,
-    _save_seat,
+    chat_history,
+    finish_game,
+    new_game_row,
+    save_rules,
+    save_seat,
 )
 from .views import own_view_json, public_view_json, turn_json
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from .ladder import LadderConfig
-    from .manager import RoomManager
-
-__all__ = ["FLOOD_LIMIT", "MAX_MESSAGE", "Connection", "Room", "RoomError", "RoomManager", "Seat", "Settings"]
-
 log = logging.getLogger("liarsdice.server")
 
 
-@dataclass
-class Settings:
-    grace: float = 30.0  # seconds an away player's turn waits before a bot plays it
-    bot_delay: float = 0.8  # seconds a bot waits before it moves (so people can follow)
-    rate: float = RATE_PER_SECOND  # messages a second a connection may send...
-    burst: float = RATE_BURST  # ...in bursts of at most this many
-    public_url: str | None = None  # the address invitations give (else the first request's)
-    # A table not in play that nobody has watched or asked for in this many seconds is dropped
-    # from memory (it stays in the database and is loaded again when asked for).
-    unload_after: float = 600.0
-    # Seconds the reveal of a round is shown before the next round's turn timer and bots start,
-    # unless every connected player says `seen` first (`liarsdice serve --reveal-pause`: 5).
-    reveal_pause: float = 0.0
-    # Programs the operator offers as bots (`liarsdice serve --bot NAME=COMMAND`): name -> command.
-    operator_bots: dict[str, str] = field(default_factory=dict)
-    # The bot ladder (`liarsdice serve --ladder PRESETS`), if this server runs one.
-    ladder: LadderConfig | None = None
-    # Bot accounts made by anyone on the /bots page (`liarsdice serve --no-bot-signup`: off),
-    # at most this many an hour from one client address.
-    bot_signup: bool = True
-    bot_signups_per_hour: int = 10
-    # Seconds between checks for bot accounts revoked elsewhere (`liarsdice bot revoke`, another
-    # process): a revoked bot online or seated here is let go within this time.
-    revocation_check: float = 2.0
-    # Several processes share the tables through this Redis (`liarsdice serve --redis-url`); None:
-    # this process is the whole server.
-    redis_url: str | None = None
+class TableKeeper(Protocol):
+    """What a table asks of the manager that keeps it (manager.RoomManager); a protocol, so
+    that this module imports no module that imports it back."""
+
+    store: Store
+    settings: Settings
+    metrics: ServerMetrics
+    lobby: BotLobby
+    base_url: str  # the site's address, for the links a table gives
+
+    def runs(self, room: Room) -> bool: ...
 
 
 @dataclass
 class Room:
-    manager: RoomManager
+    manager: TableKeeper
     table_id: int
     code: str
     preset: str
@@ -191,6 +174,19 @@ class Room:
             "game_id": self.game_id,
             "games_played": self.games_played,
             "forfeit": self.forfeited,
+        }
+
+    def invitation(self, seat: int | None) -> dict[str, Any]:
+        """What a bot account invited to `seat` (None: the first seat empty when it accepts) is
+        told of this table (docs/protocol.md, "Bot accounts")."""
+        return {
+            "table": self.code,
+            "seat": seat,
+            "preset": self.preset,
+            "options": self.options.to_dict(),
+            "turn_seconds": self.turn_seconds,
+            "seats": [s.name for s in self.seats],
+            "url": f"{self.manager.base_url}/t/{self.code}",
         }
 
     def deadline_ms(self) -> int | None:
@@ -293,7 +289,7 @@ class Room:
             if seat is not None:
                 self.away_since.pop(seat, None)
                 self.auto.discard(seat)
-            chat = await self.store.call(lambda s: _chat_history(s, self.table_id))
+            chat = await self.store.call(lambda s: chat_history(s, self.table_id))
             conn.send(
                 {
                     "type": "welcome",
@@ -508,7 +504,7 @@ class Room:
 
         def save(session: Session) -> None:
             for i, seat in changed:
-                _save_seat(session, table_id, i, seat)
+                save_seat(session, table_id, i, seat)
 
         await self.store.call(save)
         for i, seat in changed:
@@ -535,7 +531,7 @@ class Room:
             check_turn_seconds(seconds)
             seats = self.seats[:n] + [Seat(f"Seat {i + 1}") for i in range(len(self.seats), n)]
             overrides["num_players"] = n
-            await self.store.call(lambda s: _save_rules(s, self.table_id, new_preset, overrides, seconds, seats))
+            await self.store.call(lambda s: save_rules(s, self.table_id, new_preset, overrides, seconds, seats))
             self.preset, self.overrides, self.turn_seconds, self.seats = new_preset, overrides, seconds, seats
             self.broadcast_table()
 
@@ -580,7 +576,7 @@ class Room:
         ]
         seed = secrets.randbits(62)
         game_id = await self.store.call(
-            lambda s: _new_game_row(s, self.table_id, self.preset, options, names, players, seed)
+            lambda s: new_game_row(s, self.table_id, self.preset, options, names, players, seed)
         )
         self.game_id, self.seed, self.game = game_id, seed, game
         self.recorder = Recorder(game, seed=seed, preset=self.preset, players=players, meta={"table": self.code})
@@ -721,7 +717,7 @@ class Room:
             winners = [name for i, name in enumerate(self.state.seats) if i != self.forfeited["seat"]]
         rounds = len(record["rounds"])
         game_id = self.game_id
-        await self.store.call(lambda s: _finish_game(s, self.table_id, game_id, record, winners, rounds))
+        await self.store.call(lambda s: finish_game(s, self.table_id, game_id, record, winners, rounds))
         self.status = "finished"
         self.auto.clear()
         self._close_programs()
@@ -893,13 +889,3 @@ def _close_later(bot: Bot, last: tuple[Any, ...] = ()) -> None:
             bot.close()
 
     threading.Thread(target=run, name="close bot", daemon=True).start()
-
-
-def __getattr__(name: str) -> Any:
-    # RoomManager lives in .manager, which builds on Room: found here on first use, so that
-    # either module may be imported first.
-    if name == "RoomManager":
-        from .manager import RoomManager
-
-        return RoomManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,8 +19,9 @@ from websockets.server import ServerProtocol
 
 from .app import create_app, default_database_url
 from .cluster import ClusterError, check_redis_url
+from .connection import MAX_MESSAGE
 from .ladder import LadderConfig
-from .rooms import MAX_MESSAGE, Settings
+from .settings import Settings
 from .sizes import raw_refusal, url_too_long, wants_page
 from .storage import make_engine
 

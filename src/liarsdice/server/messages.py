@@ -1,0 +1,119 @@
+"""The messages a browser or a bot account's program sends on a table's websocket
+(docs/protocol.md), as typed models: each frame is read into one of them (frames.py) and handed
+to the handler of its type (dispatch.py)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..levels import DEFAULT as DEFAULT_LEVEL
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ref: int | None = None  # echoed in the answer, to match it with this message
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=200)
+    name: str | None = Field(default=None, max_length=200)  # a spectator's name in the chat
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: list[Any] = Field(min_length=1, max_length=8)
+
+
+class ChatIn(_Message):
+    type: Literal["chat"]
+    text: str = Field(max_length=2000)
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+    t: Any = None
+
+
+class FillBots(_Message):
+    type: Literal["fill_bots"]
+    level: str = DEFAULT_LEVEL  # any level's name or older name, in any case (liarsdice.levels)
+
+
+class ClearBots(_Message):
+    type: Literal["clear_bots"]
+
+
+class Configure(_Message):
+    type: Literal["configure"]
+    preset: str | None = None
+    options: dict[str, Any] | None = None
+    turn_seconds: int | None = None
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+
+
+class Seen(_Message):
+    type: Literal["seen"]
+    round: int  # the round whose reveal this person has seen
+
+
+class InviteBot(_Message):
+    type: Literal["invite_bot"]
+    bot: str = Field(max_length=200)  # an operator's bot or an online bot account, by name
+    seat: int | None = Field(default=None, ge=0, le=64)  # an empty seat (None: the first)
+
+
+class CallBots(_Message):
+    type: Literal["call_bots"]
+
+
+class Rename(_Message):
+    type: Literal["rename"]
+    name: str = Field(max_length=200)  # checked as a name at join is
+
+
+class Finish(_Message):
+    type: Literal["finish"]  # skip to the end: only bots are still in
+
+
+class ForfeitGame(_Message):
+    type: Literal["forfeit"]  # a bot account's program failed a move (`bot connect --bot-fallback forfeit`)
+    reason: str = Field(default="", max_length=500)
+
+
+ClientMessage: TypeAlias = (
+    Hello
+    | Act
+    | ChatIn
+    | Ping
+    | FillBots
+    | ClearBots
+    | Configure
+    | Start
+    | Rematch
+    | Leave
+    | Seen
+    | InviteBot
+    | CallBots
+    | Rename
+    | Finish
+    | ForfeitGame
+)
+CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(Annotated[ClientMessage, Field(discriminator="type")])
+MESSAGE_TYPES = (
+    "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots, "
+    "rename, finish, forfeit"
+)
