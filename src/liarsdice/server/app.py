@@ -37,14 +37,14 @@ from .botaccounts import (
 from .botsocket import serve_bot
 from .cluster import Cluster
 from .connection import Connection
-from .dispatch import handle, refuse_here
-from .frames import BadJSON, parse_frame, parse_json, receive
+from .dispatch import dispatch, refuse_here
+from .frames import BadJSON, parse_json, receive
 from .laddergames import Ladder
 from .ladderratings import MODEL as LADDER_MODEL
 from .ladderratings import leaderboard
 from .limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, RoomError, clean_name, shown_number
 from .manager import CODE_LENGTH, RoomManager
-from .messages import CLIENT_MESSAGE, MESSAGE_TYPES, Hello
+from .messages import Hello
 from .metrics import CONTENT_TYPE_LATEST, DatabaseCheck, HTTPErrorCounter, ServerMetrics, health
 from .pages import install as install_pages
 from .relay import relay
@@ -52,6 +52,7 @@ from .rooms import Room
 from .settings import Settings
 from .sizes import RequestLimits
 from .storage import MAX_ID, GameRow, SeatRow, Store, TableRow, as_utc
+from .tablehandlers import TABLE_HANDLERS, AtTable
 from .tablerows import recorded_forfeit
 
 log = logging.getLogger("liarsdice.server")
@@ -413,7 +414,7 @@ def create_app(
                 return
             try:
                 first = await asyncio.wait_for(receive(websocket), 30)
-                hello = parse_frame(first, CLIENT_MESSAGE, MESSAGE_TYPES)
+                hello = TABLE_HANDLERS.read(first)
                 if not isinstance(hello, Hello):
                     raise RoomError("bad_message", "the first message must be hello")
                 if not isinstance(room, Room):  # another process runs the table: relay to it
@@ -439,7 +440,8 @@ def create_app(
                 return
             try:
                 while not conn.closed:
-                    await handle(room, conn, await receive(websocket))
+                    frame = await receive(websocket)
+                    await dispatch(TABLE_HANDLERS, AtTable(room, conn), frame)
             except WebSocketDisconnect:
                 pass
             finally:

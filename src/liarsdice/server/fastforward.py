@@ -15,7 +15,7 @@ from typing import Any, Protocol
 
 from ..bots import Bot
 from ..rules import GameState
-from .connection import Connection
+from .connection import Link
 from .limits import RoomError
 from .tablerows import Seat
 
@@ -51,7 +51,7 @@ def people_still_in(room: Room, state: GameState) -> list[str]:
     return [s.name for i, s in enumerate(room.seats) if active[i] and s.kind != "bot"]
 
 
-async def finish_now(room: Room, conn: Connection) -> int:
+async def finish_now(room: Room, conn: Link) -> int:
     """Play the game to its end at once (for anyone at the table, when only bots are still in);
     how many steps were played. RoomError says why not."""
     async with room.lock:

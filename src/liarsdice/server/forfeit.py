@@ -20,7 +20,7 @@ from ..botproto.messages import Forfeited
 from ..match import forfeit_result
 from ..record import Recorder, result_to_json
 from ..rules import GameOver, GameResult, GameState, Options
-from .connection import Connection
+from .connection import Link
 from .limits import RoomError
 from .seatkinds import OPERATOR_LEVEL, account_of
 from .tablerows import Seat
@@ -47,7 +47,7 @@ class Room(Protocol):
     def broadcast_state(self, ref: Any = None) -> None: ...
 
 
-async def forfeit_seat(room: Room, conn: Connection, reason: str) -> None:
+async def forfeit_seat(room: Room, conn: Link, reason: str) -> None:
     """End the game at `conn`'s seat by its forfeit; RoomError says why not."""
     async with room.lock:
         state = room.state

@@ -21,7 +21,7 @@ from ..rules import OptionsError, find_preset
 from .botaccounts import revoked_among
 from .botlobby import BotLobby
 from .cluster import LEASE_SECONDS, RENEW_EVERY, Cluster, RemoteError
-from .dispatch import handle
+from .dispatch import dispatch
 from .forfeit import restored_forfeit
 from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
 from .metrics import Census, ServerMetrics
@@ -31,6 +31,7 @@ from .seatkinds import account_of
 from .seatnames import join_answer
 from .settings import Settings
 from .storage import Store, TableRow
+from .tablehandlers import TABLE_HANDLERS, AtTable
 from .tablerows import Seat, create_table, load_table
 
 log = logging.getLogger("liarsdice.server")
@@ -385,7 +386,7 @@ class RoomManager:
                 return
             room = target
             try:
-                await room.attach(remote, token, name)  # type: ignore[arg-type]
+                await room.attach(remote, token, name)
             except RoomError as e:
                 remote.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
                 remote.stop()
@@ -395,9 +396,9 @@ class RoomManager:
                     frame = await remote.frames.get()
                     if frame is None:
                         break
-                    await handle(room, remote, frame)  # type: ignore[arg-type]
+                    await dispatch(TABLE_HANDLERS, AtTable(room, remote), frame)
             finally:
-                await room.detach(remote)  # type: ignore[arg-type]
+                await room.detach(remote)
         except Exception:
             log.exception("a relayed socket at table %s failed", remote.code)
             remote.close_code = 1011

@@ -42,7 +42,7 @@ from ..rules import (
 )
 from .botaccounts import REVOKED, still_live
 from .botlobby import BotLobby
-from .connection import Connection
+from .connection import Link
 from .limits import (
     OFF_LOOP_MOVES,
     RoomError,
@@ -103,7 +103,7 @@ class Room:
     game: Game | None = None
     state: GameState | None = None
     recorder: Recorder | None = None
-    conns: set[Connection] = field(default_factory=set)
+    conns: set[Link] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     away_since: dict[int, float] = field(default_factory=dict)
     auto: set[int] = field(default_factory=set)
@@ -230,7 +230,7 @@ class Room:
         for conn in list(self.conns):
             conn.send({"type": "table", "table": self.table_json(self.manager.base_url)})
 
-    def broadcast_state(self, ref: tuple[Connection, int | None] | None = None) -> None:
+    def broadcast_state(self, ref: tuple[Link, int | None] | None = None) -> None:
         if self.state is None or self.game_id is None or not self.conns:
             return
         # The part every seat shares is built and encoded once; each seat's text is its own
@@ -252,7 +252,7 @@ class Room:
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
 
-    def state_message(self, conn: Connection) -> dict[str, Any]:
+    def state_message(self, conn: Link) -> dict[str, Any]:
         if self.state is None or self.game_id is None:
             return {"type": "state", "ref": None, "state": None}
         return {
@@ -263,7 +263,7 @@ class Room:
 
     # ----- connections -----
 
-    async def attach(self, conn: Connection, token: str | None, name: str | None = None) -> None:
+    async def attach(self, conn: Link, token: str | None, name: str | None = None) -> None:
         """Seat `conn` by its token, or let it watch (chatting as `name`, else "Spectator N")."""
         async with self.lock:
             if self.closed:  # put away while this connection said hello: the next one loads it again
@@ -306,7 +306,7 @@ class Room:
             self.broadcast_table()
             self._schedule()
 
-    async def detach(self, conn: Connection) -> None:
+    async def detach(self, conn: Link) -> None:
         async with self.lock:
             if conn not in self.conns:  # let go already: its bot account was revoked
                 return
@@ -389,11 +389,11 @@ class Room:
             k += 1
         return f"{name} ({k})"
 
-    def _host(self, conn: Connection) -> None:
+    def _host(self, conn: Link) -> None:
         if conn.seat != self.host_seat:
             raise RoomError("not_host", "only the host can do that")
 
-    async def leave(self, conn: Connection) -> None:
+    async def leave(self, conn: Link) -> None:
         """A seated player gives the seat up before the start (the host keeps the table)."""
         seat = conn.seat
         if seat is None:
@@ -422,7 +422,7 @@ class Room:
             self.away_since.pop(seat, None)
             self.broadcast_table()  # the seat's connections now watch
 
-    async def fill_bots(self, conn: Connection, level: str) -> None:
+    async def fill_bots(self, conn: Link, level: str) -> None:
         self._host(conn)
         try:
             level = resolve(level)  # stored as the bot that plays it: "Master" is "duel"
@@ -443,7 +443,7 @@ class Room:
                 raise RoomError("not_ready", "there is no empty seat to fill")
             await self._set_seats(changed)
 
-    async def clear_bots(self, conn: Connection) -> None:
+    async def clear_bots(self, conn: Link) -> None:
         self._host(conn)
         async with self.lock:
             if self.status != "open":
@@ -464,7 +464,7 @@ class Room:
             raise RoomError("not_ready", f"seat {seat} is not empty: the empty seats are {free}")
         return seat
 
-    async def invite_bot(self, conn: Connection, name: str, seat: int | None) -> None:
+    async def invite_bot(self, conn: Link, name: str, seat: int | None) -> None:
         """The host invites an operator's bot (seated at once) or an online bot account (which
         is asked, and takes the seat if it accepts while the seat is still empty)."""
         self._host(conn)
@@ -485,7 +485,7 @@ class Room:
             await self._set_seats([(seat, account)])
             return seat, token
 
-    async def call_bots(self, conn: Connection) -> int:
+    async def call_bots(self, conn: Link) -> int:
         """The host says this open table wants bots: every bot account online is invited to the
         first empty seat (the first to accept takes it); how many were told."""
         self._host(conn)
@@ -512,7 +512,7 @@ class Room:
         self.broadcast_table()
 
     async def configure(
-        self, conn: Connection, preset: str | None, options: dict[str, Any] | None, turn_seconds: int | None
+        self, conn: Link, preset: str | None, options: dict[str, Any] | None, turn_seconds: int | None
     ) -> None:
         self._host(conn)
         async with self.lock:
@@ -535,7 +535,7 @@ class Room:
             self.preset, self.overrides, self.turn_seconds, self.seats = new_preset, overrides, seconds, seats
             self.broadcast_table()
 
-    async def start(self, conn: Connection) -> None:
+    async def start(self, conn: Link) -> None:
         self._host(conn)
         async with self.lock:
             if self.status != "open":
@@ -557,7 +557,7 @@ class Room:
             assert self.game_id is not None
             return self.game_id
 
-    async def rematch(self, conn: Connection) -> None:
+    async def rematch(self, conn: Link) -> None:
         self._host(conn)
         async with self.lock:
             if self.status != "finished":
@@ -596,7 +596,7 @@ class Room:
         server deals exactly the dice the old one would have."""
         return random.Random(f"{self.seed}:{step}")
 
-    async def act(self, conn: Connection, raw: list[Any], ref: int | None) -> None:
+    async def act(self, conn: Link, raw: list[Any], ref: int | None) -> None:
         async with self.lock:
             if self.state is None or self.status != "playing":
                 raise RoomError("no_game", "no game is being played at this table")
@@ -628,7 +628,7 @@ class Room:
         self,
         state: GameState,
         pending: list[tuple[GameState, Any, GameState, tuple[Any, ...]]],
-        ref: tuple[Connection, int | None] | None = None,
+        ref: tuple[Link, int | None] | None = None,
     ) -> None:
         """Deal what luck owes, store every step, then update memory and tell everyone."""
         assert self.recorder is not None and self.game_id is not None
@@ -683,7 +683,7 @@ class Room:
         self.round_moves = (outcome.round_no, [turn_json(t, view) for t in turns])
         return True
 
-    async def seen(self, conn: Connection, round_no: int) -> None:
+    async def seen(self, conn: Link, round_no: int) -> None:
         """`conn` has seen the reveal of round `round_no`: when every connected player has, the
         reveal pause ends early. Late or repeated word is harmless and changes nothing."""
         async with self.lock:
@@ -856,7 +856,7 @@ class Room:
 
     # ----- chat -----
 
-    async def chat(self, conn: Connection, text: str) -> None:
+    async def chat(self, conn: Link, text: str) -> None:
         text = clean_chat(text)
         name = self.seats[conn.seat].name if conn.seat is not None else conn.name or "Spectator"
         at = int(time.time() * 1000)
