@@ -2,8 +2,8 @@
 is played at once, with no bot delay, no reveal pause and no turn timer, and the result shown.
 
 The bots play exactly the moves they would have played at their own pace: each move is drawn
-from the same seed and step number as `Room._move_for` draws it, and the dice from the same
-dealer, so skipping changes how soon the game ends, never how it ends.
+from the same seed and step number as the table's own turns draw it (tableplay.py), and the dice
+from the same dealer, so skipping changes how soon the game ends, never how it ends.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ class Room(Protocol):
 
     def dealer(self, step: int) -> random.Random: ...
 
-    async def _bot_for(self, seat: int, level: str) -> Bot: ...
+    async def bot_for(self, seat: int, level: str) -> Bot: ...
 
-    async def _advance(self, state: GameState, pending: list[Any], ref: Any = None) -> None: ...
+    async def advance(self, state: GameState, pending: list[Any], ref: Any = None) -> None: ...
 
 
 def people_still_in(room: Room, state: GameState) -> list[str]:
@@ -70,11 +70,11 @@ async def finish_now(room: Room, conn: Link) -> int:
         bots: dict[int, Bot] = {}
         for seat, s in enumerate(room.seats):
             if active[seat]:
-                bots[seat] = await room._bot_for(seat, s.bot_level or "probability")
+                bots[seat] = await room.bot_for(seat, s.bot_level or "probability")
         first = room.steps_done
         pending = await asyncio.to_thread(_play_out, room, state, bots, first)
         if pending:
-            await room._advance(state, pending)
+            await room.advance(state, pending)
         return len(pending)
 
 

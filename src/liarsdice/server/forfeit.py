@@ -40,9 +40,9 @@ class Room(Protocol):
     bot_levels: dict[int, tuple[str, int | None]]
     program_ends: dict[int, tuple[Any, ...]]
 
-    async def _finish(self) -> None: ...
+    async def finish(self) -> None: ...
 
-    def _schedule(self) -> None: ...
+    def schedule(self) -> None: ...
 
     def broadcast_state(self, ref: Any = None) -> None: ...
 
@@ -74,8 +74,8 @@ async def forfeit_seat(room: Room, conn: Link, reason: str) -> None:
         for other, (level, game_id) in room.bot_levels.items():
             if level.startswith(OPERATOR_LEVEL) and game_id == room.game_id:
                 room.program_ends[other] = ending
-        await room._finish()
-        room._schedule()  # the seat's turn timer, or a bot's move, is called off
+        await room.finish()
+        room.schedule()  # the seat's turn timer, or a bot's move, is called off
         room.broadcast_state()
 
 

@@ -94,7 +94,7 @@ def parse_frame(frame: str | bytes, adapter: TypeAdapter[M], types: str) -> M:
 
 
 async def receive(websocket: WebSocket) -> str | bytes:
-    """The next message: text, or the bytes of a binary frame (which `handle` refuses, where
+    """The next message: text, or the bytes of a binary frame (which `parse_frame` refuses, where
     Starlette's receive_text would fail); WebSocketDisconnect once the socket closes."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":

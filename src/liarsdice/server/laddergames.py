@@ -177,4 +177,4 @@ class Ladder:
             for i, entrant in zip(absent, spare, strict=False):
                 entrants[i] = entrant
                 changed.append((i, self._seat(entrant, entrants)))
-            await room._set_seats(changed)
+            await room.set_seats(changed)

@@ -31,6 +31,7 @@ from .seatkinds import account_of
 from .seatnames import join_answer
 from .settings import Settings
 from .storage import Store, TableRow
+from .table import Table
 from .tablehandlers import TABLE_HANDLERS, AtTable
 from .tablerows import Seat, create_table, load_table
 
@@ -154,14 +155,14 @@ class RoomManager:
         if room.state is not None and room.status == "playing":
             async with room.lock:
                 if room.state.is_chance:  # stored at a new game, before its first deal
-                    await room._advance(room.state, [])
+                    await room.advance(room.state, [])
                 elif room.state.is_terminal:  # stopped between the last step and the result
-                    await room._finish()
-                room._turn_changed()
-                room._schedule()
+                    await room.finish()
+                room.turn_changed()
+                room.schedule()
         return room
 
-    def runs(self, room: Room) -> bool:
+    def runs(self, room: Table) -> bool:
         """Whether this process may still change `room` (with a cluster: it surely holds the
         table's lease; a process that could not renew its leases lately must not write)."""
         return self.cluster is None or (room.code in self.cluster.leases and self.cluster.safe())
@@ -199,7 +200,7 @@ class RoomManager:
                         room.game, seed=g["seed"], preset=g["preset"], players=g["players"], meta={"table": room.code}
                     )
                 room.recorder.note(step.before, step.action, step.after, step.events, g["steps"][step.index])
-                room._note_round(step.before, step.events)
+                room.note_round(step.before, step.events)
                 game_state = step.after
             if room.recorder is None:  # a game stored before its first step
                 from ..record import game_from_record
@@ -372,7 +373,7 @@ class RoomManager:
             log.warning("a message from another process with an unknown op: %r", op)
 
     async def _serve_remote(self, remote: RemoteConnection, token: str | None, name: str | None) -> None:
-        """A socket relayed from another process, at a table run here: as app.table_socket
+        """A socket relayed from another process, at a table run here: as routes.tablesocket
         serves a socket of this process."""
         try:
             target = await self.locate(remote.code)

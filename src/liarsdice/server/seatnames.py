@@ -26,7 +26,7 @@ class Room(Protocol):
     conns: set[Link]
     lock: asyncio.Lock
 
-    async def _set_seats(self, changed: list[tuple[int, Seat]]) -> None: ...
+    async def set_seats(self, changed: list[tuple[int, Seat]]) -> None: ...
 
 
 def taken_names(room: Room, seat: int | None) -> set[str]:
@@ -68,7 +68,7 @@ async def rename_seat(room: Room, conn: Link, name: object, ref: int | None = No
         if new != current.name:
             if new.lower() in taken_names(room, seat):
                 raise RoomError("name_taken", f"the name {new} is taken at this table: choose another")
-            await room._set_seats([(seat, replace(current, name=new))])
+            await room.set_seats([(seat, replace(current, name=new))])
         for c in list(room.conns):
             if c.seat == seat:
                 c.send({"type": "renamed", "seat": seat, "name": new, "ref": ref if c is conn else None})
