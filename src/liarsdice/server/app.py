@@ -88,10 +88,10 @@ def create_app(
     app.add_middleware(RequestLimits)  # inside the counter, which counts its refusals
     app.add_middleware(HTTPErrorCounter, metrics=metrics)
     install_pages(app)
-    app.include_router(operations.router)
-    app.include_router(tables.router)
-    app.include_router(bots.router)  # its /ws/bot before the table's /ws/{code}, which would take "bot"
-    app.include_router(games.router)
-    app.include_router(ladder.router)
-    app.include_router(tablesocket.router)
+    # Each router's routes join the app's own list, in this order (bots' /ws/bot before the
+    # table's /ws/{code}, which would take "bot"): not include_router, which newer FastAPI keeps
+    # as one opaque entry per router, so the app lists every route it serves, as validation.py
+    # and the tests that check each route's parameters read them.
+    for router in (operations.router, tables.router, bots.router, games.router, ladder.router, tablesocket.router):
+        app.router.routes.extend(router.routes)
     return app
