@@ -8,13 +8,16 @@ import itertools
 import weakref
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .botaccounts import REVOKED
-from .cluster import Cluster
+from .cluster import Cluster, text_of
 from .connection import Connection
 from .limits import RoomError
 from .storage import utcnow
+
+if TYPE_CHECKING:
+    from redis.typing import EncodableT, FieldT
 
 INVITE_LIMIT = 32  # invitations one bot may have unanswered; older ones are dropped
 
@@ -140,10 +143,10 @@ class BotLobby:
         itself), and learn which are online elsewhere, forgetting those of dead processes."""
         assert self.cluster is not None
         cluster, key = self.cluster, self._key()
-        here = {n: cluster.id for n, c in self.online.items() if not c.closed}
+        here: dict[FieldT, EncodableT] = {n: cluster.id for n, c in self.online.items() if not c.closed}
         if here:
             await cluster.redis.hset(key, mapping=here)
-        everyone: dict[str, str] = await cluster.redis.hgetall(key)
+        everyone = {text_of(n): text_of(p) for n, p in (await cluster.redis.hgetall(key)).items()}
         alive = await cluster.alive(everyone.values())
         dead = [n for n, p in everyone.items() if p not in alive]
         if dead:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..bots import Bot
-from ..rules import GameState
+from ..rules import AnyAction, GameState
 from .connection import Link
 from .limits import RoomError
+from .table import Step
 from .tablerows import Seat
 
 log = logging.getLogger("liarsdice.server")
@@ -42,7 +43,9 @@ class Room(Protocol):
 
     async def bot_for(self, seat: int, level: str) -> Bot: ...
 
-    async def advance(self, state: GameState, pending: list[Any], ref: Any = None) -> None: ...
+    async def advance(
+        self, state: GameState, pending: list[Step], ref: tuple[Link, int | None] | None = None
+    ) -> None: ...
 
 
 def people_still_in(room: Room, state: GameState) -> list[str]:
@@ -78,16 +81,16 @@ async def finish_now(room: Room, conn: Link) -> int:
         return len(pending)
 
 
-def _play_out(room: Room, state: GameState, bots: dict[int, Bot], first: int) -> list[tuple[Any, ...]]:
+def _play_out(room: Room, state: GameState, bots: dict[int, Bot], first: int) -> list[Step]:
     """Every step from `state` to the end (or to a bot that fails: the table's usual turns go on
     from there), dealt and played as the table would."""
-    pending: list[tuple[Any, ...]] = []
+    pending: list[Step] = []
     current = state
     index = first
     while not current.is_terminal and len(pending) < MAX_STEPS:
         try:
             if current.is_chance:
-                action: Any = current.sample_chance(room.dealer(index))
+                action: AnyAction = current.sample_chance(room.dealer(index))
                 after, events = current.apply(action)
             else:
                 seat = current.to_act

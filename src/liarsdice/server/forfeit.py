@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..botproto.messages import Forfeited
+from ..bots.base import Forfeited
 from ..match import forfeit_result
 from ..record import Recorder, result_to_json
 from ..rules import GameOver, GameResult, GameState, Options
@@ -44,7 +44,7 @@ class Room(Protocol):
 
     def schedule(self) -> None: ...
 
-    def broadcast_state(self, ref: Any = None) -> None: ...
+    def broadcast_state(self, ref: tuple[Link, int | None] | None = None) -> None: ...
 
 
 async def forfeit_seat(room: Room, conn: Link, reason: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import TypeAdapter, ValidationError
@@ -23,7 +23,7 @@ class BadJSON(ValueError):
     """Input that is not JSON this server reads; the message says why."""
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not a number: numbers must be finite")
 
 

@@ -5,6 +5,7 @@ it), and the games rated as they finish (ladderratings.py)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import random
@@ -86,7 +87,7 @@ class Ladder:
         in_play = await store.call(ladder_in_play) + len(self._opening)
         for _ in range(self.config.tables - in_play):
             preset = next(self._presets)
-            entrants = self._pick(preset, await store.call(lambda s, p=preset: games_per_entrant(s, p)))  # type: ignore[misc]
+            entrants = self._pick(preset, await store.call(functools.partial(games_per_entrant, preset=preset)))
             if any(e.startswith(ACCOUNT_LEVEL) for e in entrants):
                 # Accounts answer in their own time: the table fills and starts on the side.
                 task = asyncio.create_task(self.open_table(preset, entrants))

@@ -12,6 +12,7 @@ import functools
 import logging
 import secrets
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import select
@@ -79,7 +80,9 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                functools.partial(
+                    create_table, code=code, preset=preset, overrides=overrides, seconds=turn_seconds, seats=seats
+                )
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
@@ -99,7 +102,9 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                functools.partial(
+                    create_table, code=code, preset=preset, overrides=overrides, seconds=turn_seconds, seats=seats
+                )
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, list(seats))
@@ -329,7 +334,7 @@ class RoomManager:
 
     # ----- several processes (docs/scaling.md) -----
 
-    def _later(self, job: Any) -> None:
+    def _later(self, job: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(job)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -520,7 +525,7 @@ class RoomManager:
             except Exception:
                 log.exception("the cluster check failed: trying again")
 
-    async def lead(self, name: str, job: Any) -> None:
+    async def lead(self, name: str, job: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run `job()` in one process of the cluster at a time: the one holding the lease `name`
         (another takes it over within seconds if that process dies)."""
         assert self.cluster is not None

@@ -22,6 +22,7 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["CONTENT_TYPE_LATEST", "Census", "Counted", "DatabaseCheck", "ServerMetrics", "server_version"]
 
@@ -145,16 +146,16 @@ class ServerMetrics:
 class HTTPErrorCounter:
     """ASGI middleware counting HTTP responses of 400 and more (websockets pass untouched)."""
 
-    def __init__(self, app: Any, metrics: ServerMetrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: ServerMetrics) -> None:
         self.app = app
         self.metrics = metrics
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def counting(message: dict[str, Any]) -> None:
+        async def counting(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] >= 400:
                 self.metrics.http_errors.labels(status=str(message["status"])).inc()
             await send(message)

@@ -13,11 +13,11 @@ import json
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias
 
 from ..bots import Bot
 from ..record import Recorder
-from ..rules import Game, GameState, Options, find_preset
+from ..rules import AnyAction, Event, Game, GameState, Options, find_preset
 from .botlobby import BotLobby
 from .connection import Link
 from .limits import RoomError, build_options, clean_name
@@ -27,6 +27,9 @@ from .settings import Settings
 from .storage import Store
 from .tablerows import Seat
 from .views import own_view_json, public_view_json
+
+# One step of a game: the state before it, the move or the dice, the state after, the events.
+Step: TypeAlias = tuple[GameState, AnyAction, GameState, tuple[Event, ...]]
 
 
 class TableKeeper(Protocol):

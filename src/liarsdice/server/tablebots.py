@@ -11,10 +11,10 @@ from typing import Any
 
 from ..bots import Bot
 from ..players import make_bot
-from ..rules import GameOver, GameState, redact
+from ..rules import GameOver, redact
 from .limits import RoomError
 from .seatkinds import OPERATOR_LEVEL
-from .table import Table
+from .table import Step, Table
 
 log = logging.getLogger("liarsdice.server")
 
@@ -63,7 +63,7 @@ class BotTable(Table):
                 self.bots[seat] = make_bot("probability", None)
                 self.bot_levels[seat] = (s.bot_level, self.game_id)
 
-    def tell_programs(self, steps: list[tuple[GameState, Any, GameState, tuple[Any, ...]]]) -> None:
+    def tell_programs(self, steps: list[Step]) -> None:
         """Tell each operator's program of this game the events of these steps as its seat may
         see them (its act requests carry them, as in `play`); the events that end the game are
         kept to go with its close: game_over, then quit."""

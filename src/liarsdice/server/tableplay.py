@@ -16,6 +16,7 @@ from .connection import Link
 from .limits import OFF_LOOP_MOVES, RoomError, moves_bound
 from .seatkinds import account_of
 from .storage import utcnow
+from .table import Step
 from .tablebots import BotTable
 from .tablerows import finish_game, new_game_row
 from .views import turn_json
@@ -111,7 +112,7 @@ class PlayingTable(BotTable):
     async def advance(
         self,
         state: GameState,
-        pending: list[tuple[GameState, Any, GameState, tuple[Any, ...]]],
+        pending: list[Step],
         ref: tuple[Link, int | None] | None = None,
     ) -> None:
         """Deal what luck owes, store every step, then update memory and tell everyone."""
