@@ -25,7 +25,7 @@ from liarsdice.record import replay
 from liarsdice.server.app import create_app
 from liarsdice.server.botaccounts import create_account
 from liarsdice.server.ladder import LadderConfig, parse_ladder
-from liarsdice.server.rooms import Settings
+from liarsdice.server.settings import Settings
 from test_botproto import alive
 from test_server import Socket, play_to_end
 from test_server_bots import _SyncSession, to_bot_validator

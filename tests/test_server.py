@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from liarsdice.record import replay
 from liarsdice.server.app import create_app
-from liarsdice.server.rooms import Settings
+from liarsdice.server.settings import Settings
 from liarsdice.server.wsplayer import random_move
 
 Message = dict[str, Any]

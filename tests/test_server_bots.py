@@ -24,7 +24,9 @@ from conftest import free_port
 from liarsdice.record import replay
 from liarsdice.server import limits
 from liarsdice.server.botaccounts import create_account, revoke_account
-from liarsdice.server.rooms import Connection, RoomManager, Settings
+from liarsdice.server.connection import Connection
+from liarsdice.server.manager import RoomManager
+from liarsdice.server.settings import Settings
 from liarsdice.server.storage import Store
 from liarsdice.server.wsplayer import random_move
 from test_server import Message, Socket, connect, create, play_to_end, serving

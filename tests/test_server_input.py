@@ -27,7 +27,7 @@ from websockets.sync.client import connect as ws_connect
 
 from conftest import free_port
 from liarsdice.rules import GameState, Options
-from liarsdice.server.rooms import Connection
+from liarsdice.server.connection import Connection
 from test_server import Message, Socket, connect, create, serving
 
 

@@ -22,7 +22,10 @@ import pytest
 
 from liarsdice.rules import PRESETS
 from liarsdice.server import limits
-from liarsdice.server.rooms import Connection, Room, RoomManager, Settings
+from liarsdice.server.connection import Connection
+from liarsdice.server.manager import RoomManager
+from liarsdice.server.rooms import Room
+from liarsdice.server.settings import Settings
 from liarsdice.server.storage import Store
 from liarsdice.server.wsplayer import random_move
 

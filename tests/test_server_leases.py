@@ -22,10 +22,12 @@ from sqlalchemy import func, select
 
 from liarsdice.server.cluster import LEASE_SECONDS, Cluster
 from liarsdice.server.connection import Connection
+from liarsdice.server.limits import RoomError
 from liarsdice.server.manager import RoomManager
 from liarsdice.server.metrics import ServerMetrics
 from liarsdice.server.relay import MOVED, RemoteTable
-from liarsdice.server.rooms import Room, RoomError, Settings
+from liarsdice.server.rooms import Room
+from liarsdice.server.settings import Settings
 from liarsdice.server.storage import StepRow, Store
 from liarsdice.server.wsplayer import random_move
 

@@ -17,7 +17,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from liarsdice.server.app import create_app
 from liarsdice.server.metrics import server_version
-from liarsdice.server.rooms import Settings
+from liarsdice.server.settings import Settings
 from test_server import connect, create, join
 
 SETTINGS = {"grace": 30.0, "bot_delay": 0.0, "rate": 1e6, "burst": 1e6}

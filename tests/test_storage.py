@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.manager import RoomManager
+from liarsdice.server.settings import Settings
 from liarsdice.server.storage import StepRow, Store, TableRow, migrate
 from liarsdice.server.wsplayer import random_move
 

@@ -11,53 +11,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import get_args
 
 from fastapi import WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from .botaccounts import REVOKED, account_for_token, still_live
-from .connection import FLOOD_LIMIT, Connection
+from .connection import Connection
+from .dispatch import Handlers, dispatch
+from .frames import receive
 from .limits import RoomError
-
-if TYPE_CHECKING:
-    from .manager import RoomManager
-    from .rooms import Settings
+from .manager import RoomManager
+from .messages import BOT_MESSAGE, BOT_MESSAGE_TYPES, Accept, BotHello, BotMessage, BotPing, Decline
+from .settings import Settings
 
 HELLO_TIME = 30.0  # seconds a bot has to say who it is when it sent no Authorization header
 BAD_TOKEN = REVOKED  # the close code for a wrong or revoked token (1008 is any policy violation)
 
 
-class _BotMessage(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ref: int | None = None
+@dataclass(frozen=True)
+class BotSender:
+    """Who sent a message on `/ws/bot`: the bot account `name`, online on `conn`."""
 
-
-class BotHello(_BotMessage):
-    type: Literal["hello"]
-    token: str = Field(max_length=200)
-
-
-class Accept(_BotMessage):
-    type: Literal["accept"]
-    id: int
-
-
-class Decline(_BotMessage):
-    type: Literal["decline"]
-    id: int
-    reason: str = Field(default="", max_length=200)
-
-
-class BotPing(_BotMessage):
-    type: Literal["ping"]
-    t: Any = None
-
-
-BOT_MESSAGE: TypeAdapter[Any] = TypeAdapter(
-    Annotated[BotHello | Accept | Decline | BotPing, Field(discriminator="type")]
-)
-BOT_MESSAGE_TYPES = "hello (first, without an Authorization header), accept, decline, ping"
+    manager: RoomManager
+    name: str
+    conn: Connection
 
 
 def _bearer(websocket: WebSocket) -> str | None:
@@ -67,11 +45,6 @@ def _bearer(websocket: WebSocket) -> str | None:
 
 
 async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settings) -> None:
-    from .app import parse_client_message, receive
-
-    def parse(frame: str | bytes) -> Any:
-        return parse_client_message(frame, BOT_MESSAGE, BOT_MESSAGE_TYPES)
-
     await websocket.accept()
 
     async def send(text: str) -> None:
@@ -87,7 +60,7 @@ async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settin
         try:
             token = _bearer(websocket)
             if token is None:
-                hello = parse(await asyncio.wait_for(receive(websocket), HELLO_TIME))
+                hello = BOT_HANDLERS.read(await asyncio.wait_for(receive(websocket), HELLO_TIME))
                 if not isinstance(hello, BotHello):
                     raise RoomError("bad_message", "say who you are first: hello with your token, or send the header")
                 token = hello.token
@@ -104,9 +77,10 @@ async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settin
             return
         manager.lobby.connect(name, conn)
         conn.send({"type": "welcome", "bot": name, "server_time": int(time.time() * 1000)})
+        sender = BotSender(manager, name, conn)
         try:
             while not conn.closed:
-                await _handle(manager, name, conn, parse, await receive(websocket))
+                await dispatch(BOT_HANDLERS, sender, await receive(websocket))
         except WebSocketDisconnect:
             pass
         finally:
@@ -117,44 +91,50 @@ async def serve_bot(manager: RoomManager, websocket: WebSocket, settings: Settin
             await asyncio.wait_for(pump, 5)
 
 
-async def _handle(manager: RoomManager, name: str, conn: Connection, parse: Any, frame: str | bytes) -> None:
-    ref = None
-    try:
-        if not conn.bucket.take():
-            raise RoomError("rate_limited", "too many messages: slow down")
-        message = parse(frame)
-        ref = message.ref
-        if isinstance(message, Accept):
-            ref = message.id if ref is None else ref
-            invite = manager.lobby.take(name, message.id)
-            if not await manager.store.call(lambda s: still_live(s, name)):
-                raise RoomError("bad_token", "this bot account was revoked")
-            # Wherever the table runs now: here, or in another process (docs/scaling.md).
-            seated = await manager.table_call(invite.code, "seat_account", {"name": name, "seat": invite.seat})
-            if seated is None:
-                raise RoomError("no_table", f"the table {invite.code} is gone")
-            conn.send(
-                {
-                    "type": "seated",
-                    "id": message.id,
-                    "table": seated["code"],
-                    "seat": seated["seat"],
-                    "token": seated["token"],
-                    "url": f"{manager.base_url}/t/{seated['code']}",
-                    "ref": ref,
-                }
-            )
-        elif isinstance(message, Decline):
-            invite = manager.lobby.take(name, message.id)
-            why = f": {message.reason}" if message.reason else ""
-            invite.host.send({"type": "error", "code": "declined", "message": f"{name} declined{why}", "ref": None})
-        elif isinstance(message, BotPing):
-            conn.send({"type": "pong", "t": message.t, "ref": message.ref})
-        elif isinstance(message, BotHello):
-            raise RoomError("bad_message", "hello comes once, first")
-        conn.refused_in_a_row = 0
-    except RoomError as e:
-        conn.refused_in_a_row += 1
-        conn.send({"type": "error", "code": e.code, "message": e.message, "ref": ref})
-        if conn.refused_in_a_row >= FLOOD_LIMIT:
-            conn.stop()
+# ----- what each message does -----
+
+
+async def accept(bot: BotSender, message: Accept) -> None:
+    manager, name = bot.manager, bot.name
+    invite = manager.lobby.take(name, message.id)
+    if not await manager.store.call(lambda s: still_live(s, name)):
+        raise RoomError("bad_token", "this bot account was revoked")
+    # Wherever the table runs now: here, or in another process (docs/scaling.md).
+    seated = await manager.table_call(invite.code, "seat_account", {"name": name, "seat": invite.seat})
+    if seated is None:
+        raise RoomError("no_table", f"the table {invite.code} is gone")
+    bot.conn.send(
+        {
+            "type": "seated",
+            "id": message.id,
+            "table": seated["code"],
+            "seat": seated["seat"],
+            "token": seated["token"],
+            "url": f"{manager.base_url}/t/{seated['code']}",
+            "ref": message.answer_ref(),
+        }
+    )
+
+
+async def decline(bot: BotSender, message: Decline) -> None:
+    invite = bot.manager.lobby.take(bot.name, message.id)
+    why = f": {message.reason}" if message.reason else ""
+    invite.host.send({"type": "error", "code": "declined", "message": f"{bot.name} declined{why}", "ref": None})
+
+
+async def ping(bot: BotSender, message: BotPing) -> None:
+    bot.conn.send({"type": "pong", "t": message.t, "ref": message.ref})
+
+
+async def hello_again(bot: BotSender, message: BotHello) -> None:
+    raise RoomError("bad_message", "hello comes once, first")
+
+
+BOT_HANDLERS = (
+    Handlers[BotSender, BotMessage](BOT_MESSAGE, BOT_MESSAGE_TYPES)
+    .on(Accept, accept)
+    .on(Decline, decline)
+    .on(BotPing, ping)
+    .on(BotHello, hello_again)
+)
+assert BOT_HANDLERS.kinds() == set(get_args(BotMessage))  # every message type has its handler

@@ -25,8 +25,12 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Callable, Coroutine, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the redis package comes with the server extra: imported when a cluster starts
+    from redis.asyncio import Redis
+    from redis.asyncio.client import PubSub
 
 log = logging.getLogger("liarsdice.server")
 
@@ -70,7 +74,7 @@ class RemoteError(Exception):
         self.message = message
 
 
-def redis_client(url: str) -> Any:
+def redis_client(url: str) -> Redis:
     """A Redis client for `url` (redis://HOST:PORT/DB, rediss:// for TLS, unix://PATH)."""
     try:
         import redis.asyncio as aioredis
@@ -80,6 +84,12 @@ def redis_client(url: str) -> Any:
         return aioredis.from_url(url, decode_responses=True, health_check_interval=10)
     except ValueError as e:
         raise ClusterError(f"bad Redis URL {url!r}: {e}; use redis://HOST:PORT/DB") from e
+
+
+def text_of(value: bytes | str) -> str:
+    """A value Redis answered: text, as the client decodes every answer (decode_responses),
+    though its types allow bytes too."""
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def check_redis_url(url: str) -> None:
@@ -106,7 +116,7 @@ class Cluster:
         self.url = url
         self.prefix = prefix
         self.id = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        self.redis: Any = None
+        self._redis: Redis | None = None
         self.on_message: Callable[[dict[str, Any]], None] = lambda message: None
         self.on_lost: Callable[[list[str]], None] = lambda codes: None
         self.leases: set[str] = set()  # the codes (and named jobs) whose lease this process holds
@@ -116,8 +126,8 @@ class Cluster:
         self._keys = itertools.count(1)
         self._calls: dict[str, asyncio.Future[Any]] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._pubsub: Any = None
-        self._background: set[asyncio.Task[Any]] = set()
+        self._pubsub: PubSub | None = None
+        self._background: set[asyncio.Future[Any]] = set()
         self.published = 0
         self.received = 0
 
@@ -136,10 +146,24 @@ class Cluster:
         """A name for a connection or a request, unique among all processes."""
         return f"{self.id}/{next(self._keys)}"
 
+    @property
+    def redis(self) -> Redis:
+        """The client, once `start` has connected it."""
+        if self._redis is None:
+            raise RuntimeError("the cluster has not started: no Redis client yet")
+        return self._redis
+
+    @property
+    def pubsub(self) -> PubSub:
+        """The inbox's subscription, once `start` has made it."""
+        if self._pubsub is None:
+            raise RuntimeError("the cluster has not started: no inbox yet")
+        return self._pubsub
+
     # ----- start and stop -----
 
     async def start(self) -> None:
-        self.redis = redis_client(self.url)
+        self._redis = redis_client(self.url)
         try:
             await asyncio.wait_for(self.redis.ping(), 5)
         except Exception as e:
@@ -149,7 +173,7 @@ class Cluster:
         await self.redis.set(self.alive_key(self.id), "1", px=int(LEASE_SECONDS * 1000))
         self.renewed = time.monotonic()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.inbox(self.id))
+        await self.pubsub.subscribe(self.inbox(self.id))
         self._tasks = [
             asyncio.create_task(self._read(), name="cluster inbox"),
             asyncio.create_task(self._publish(), name="cluster outbox"),
@@ -165,7 +189,7 @@ class Cluster:
         for task in self._tasks:
             with contextlib.suppress(BaseException):
                 await task
-        if self.redis is None:
+        if self._redis is None:
             return
         with contextlib.suppress(Exception):
             await self._flush()
@@ -174,7 +198,7 @@ class Cluster:
             await self.redis.delete(self.alive_key(self.id))
         self.leases.clear()
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose unannotated
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -204,7 +228,8 @@ class Cluster:
         """The process running each of `codes` (None: no process does)."""
         if not codes:
             return []
-        return list(await self.redis.mget([self.owner_key(c) for c in codes]))
+        found = await self.redis.mget([self.owner_key(c) for c in codes])
+        return [None if owner is None else text_of(owner) for owner in found]
 
     async def alive(self, processes: Iterable[str]) -> set[str]:
         """Which of `processes` still renew their liveness."""
@@ -272,13 +297,13 @@ class Cluster:
 
     # ----- messages -----
 
-    def later(self, job: Coroutine[Any, Any, Any]) -> None:
+    def later(self, job: Awaitable[Any]) -> None:
         """Run `job` (a Redis write) in the background, logging a failure."""
-        task = asyncio.get_running_loop().create_task(job)
+        task = asyncio.ensure_future(job)
         self._background.add(task)
         task.add_done_callback(self._done)
 
-    def _done(self, task: asyncio.Task[Any]) -> None:
+    def _done(self, task: asyncio.Future[Any]) -> None:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
             log.warning("a Redis write failed: %s", task.exception())
@@ -310,7 +335,7 @@ class Cluster:
     async def _read(self) -> None:
         while True:
             try:
-                async for item in self._pubsub.listen():
+                async for item in self.pubsub.listen():
                     if item.get("type") != "message":
                         continue
                     for message in json.loads(item["data"]):
@@ -325,7 +350,7 @@ class Cluster:
                 log.warning("lost the inbox subscription (%s): subscribing again", e)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(Exception):
-                    await self._pubsub.subscribe(self.inbox(self.id))
+                    await self.pubsub.subscribe(self.inbox(self.id))
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         if message.get("op") == "reply":

@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 log = logging.getLogger("liarsdice.server")
 
@@ -35,6 +35,30 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class Link(Protocol):
+    """One websocket as a table sees it: a `Connection` of this process, or one held by another
+    process while this one runs the table (relay.RemoteConnection)."""
+
+    seat: int | None
+    name: str | None  # a spectator's name in the chat
+    closed: bool
+    close_code: int
+    bucket: TokenBucket
+    refused_in_a_row: int
+
+    def send(self, message: dict[str, Any] | str) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+def refuse(conn: Link, code: str, message: str, ref: int | None) -> None:
+    """Tell `conn` that its message is refused, and why; FLOOD_LIMIT refusals in a row close it."""
+    conn.refused_in_a_row += 1
+    conn.send({"type": "error", "code": code, "message": message, "ref": ref})
+    if conn.refused_in_a_row >= FLOOD_LIMIT:
+        conn.stop()
 
 
 class Connection:

@@ -2,8 +2,8 @@
 is played at once, with no bot delay, no reveal pause and no turn timer, and the result shown.
 
 The bots play exactly the moves they would have played at their own pace: each move is drawn
-from the same seed and step number as `Room._move_for` draws it, and the dice from the same
-dealer, so skipping changes how soon the game ends, never how it ends.
+from the same seed and step number as the table's own turns draw it (tableplay.py), and the dice
+from the same dealer, so skipping changes how soon the game ends, never how it ends.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..bots import Bot
-from ..rules import GameState
-from .connection import Connection
+from ..rules import AnyAction, GameState
+from .connection import Link
 from .limits import RoomError
+from .table import Step
 from .tablerows import Seat
 
 log = logging.getLogger("liarsdice.server")
@@ -40,9 +41,11 @@ class Room(Protocol):
 
     def dealer(self, step: int) -> random.Random: ...
 
-    async def _bot_for(self, seat: int, level: str) -> Bot: ...
+    async def bot_for(self, seat: int, level: str) -> Bot: ...
 
-    async def _advance(self, state: GameState, pending: list[Any], ref: Any = None) -> None: ...
+    async def advance(
+        self, state: GameState, pending: list[Step], ref: tuple[Link, int | None] | None = None
+    ) -> None: ...
 
 
 def people_still_in(room: Room, state: GameState) -> list[str]:
@@ -51,7 +54,7 @@ def people_still_in(room: Room, state: GameState) -> list[str]:
     return [s.name for i, s in enumerate(room.seats) if active[i] and s.kind != "bot"]
 
 
-async def finish_now(room: Room, conn: Connection) -> int:
+async def finish_now(room: Room, conn: Link) -> int:
     """Play the game to its end at once (for anyone at the table, when only bots are still in);
     how many steps were played. RoomError says why not."""
     async with room.lock:
@@ -70,24 +73,24 @@ async def finish_now(room: Room, conn: Connection) -> int:
         bots: dict[int, Bot] = {}
         for seat, s in enumerate(room.seats):
             if active[seat]:
-                bots[seat] = await room._bot_for(seat, s.bot_level or "probability")
+                bots[seat] = await room.bot_for(seat, s.bot_level or "probability")
         first = room.steps_done
         pending = await asyncio.to_thread(_play_out, room, state, bots, first)
         if pending:
-            await room._advance(state, pending)
+            await room.advance(state, pending)
         return len(pending)
 
 
-def _play_out(room: Room, state: GameState, bots: dict[int, Bot], first: int) -> list[tuple[Any, ...]]:
+def _play_out(room: Room, state: GameState, bots: dict[int, Bot], first: int) -> list[Step]:
     """Every step from `state` to the end (or to a bot that fails: the table's usual turns go on
     from there), dealt and played as the table would."""
-    pending: list[tuple[Any, ...]] = []
+    pending: list[Step] = []
     current = state
     index = first
     while not current.is_terminal and len(pending) < MAX_STEPS:
         try:
             if current.is_chance:
-                action: Any = current.sample_chance(room.dealer(index))
+                action: AnyAction = current.sample_chance(room.dealer(index))
                 after, events = current.apply(action)
             else:
                 seat = current.to_act

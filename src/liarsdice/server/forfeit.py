@@ -16,11 +16,11 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from ..botproto.messages import Forfeited
+from ..bots.base import Forfeited
 from ..match import forfeit_result
 from ..record import Recorder, result_to_json
 from ..rules import GameOver, GameResult, GameState, Options
-from .connection import Connection
+from .connection import Link
 from .limits import RoomError
 from .seatkinds import OPERATOR_LEVEL, account_of
 from .tablerows import Seat
@@ -40,14 +40,14 @@ class Room(Protocol):
     bot_levels: dict[int, tuple[str, int | None]]
     program_ends: dict[int, tuple[Any, ...]]
 
-    async def _finish(self) -> None: ...
+    async def finish(self) -> None: ...
 
-    def _schedule(self) -> None: ...
+    def schedule(self) -> None: ...
 
-    def broadcast_state(self, ref: Any = None) -> None: ...
+    def broadcast_state(self, ref: tuple[Link, int | None] | None = None) -> None: ...
 
 
-async def forfeit_seat(room: Room, conn: Connection, reason: str) -> None:
+async def forfeit_seat(room: Room, conn: Link, reason: str) -> None:
     """End the game at `conn`'s seat by its forfeit; RoomError says why not."""
     async with room.lock:
         state = room.state
@@ -74,8 +74,8 @@ async def forfeit_seat(room: Room, conn: Connection, reason: str) -> None:
         for other, (level, game_id) in room.bot_levels.items():
             if level.startswith(OPERATOR_LEVEL) and game_id == room.game_id:
                 room.program_ends[other] = ending
-        await room._finish()
-        room._schedule()  # the seat's turn timer, or a bot's move, is called off
+        await room.finish()
+        room.schedule()  # the seat's turn timer, or a bot's move, is called off
         room.broadcast_state()
 
 

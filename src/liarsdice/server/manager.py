@@ -9,24 +9,34 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
 import time
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import select
 
 from ..record import FORMAT, VERSION, Recorder, replay
 from ..rules import OptionsError, find_preset
-from .botaccounts import BotLobby, account_of, revoked_among
+from .botaccounts import revoked_among
+from .botlobby import BotLobby
 from .cluster import LEASE_SECONDS, RENEW_EVERY, Cluster, RemoteError
+from .dispatch import dispatch
 from .forfeit import restored_forfeit
 from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
-from .metrics import ServerMetrics
+from .metrics import Census, ServerMetrics
 from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
-from .rooms import Room, Settings, log
+from .rooms import Room
+from .seatkinds import account_of
 from .seatnames import join_answer
+from .settings import Settings
 from .storage import Store, TableRow
-from .tablerows import Seat, _create_table, _load_table
+from .table import Table
+from .tablehandlers import TABLE_HANDLERS, AtTable
+from .tablerows import Seat, create_table, load_table
+
+log = logging.getLogger("liarsdice.server")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -70,7 +80,9 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                functools.partial(
+                    create_table, code=code, preset=preset, overrides=overrides, seconds=turn_seconds, seats=seats
+                )
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
@@ -90,7 +102,9 @@ class RoomManager:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
-                lambda s, code=code: _create_table(s, code, preset, overrides, turn_seconds, seats)  # type: ignore[misc]
+                functools.partial(
+                    create_table, code=code, preset=preset, overrides=overrides, seconds=turn_seconds, seats=seats
+                )
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, list(seats))
@@ -136,7 +150,7 @@ class RoomManager:
                     raise RoomError("not_ready", "the table is changing servers: try again")
                 if owner != self.cluster.id:
                     return RemoteTable(code, owner)
-            data = await self.store.call(lambda s: _load_table(s, code))
+            data = await self.store.call(lambda s: load_table(s, code))
             if data is None:
                 if self.cluster is not None:
                     await self.cluster.release(code)
@@ -146,14 +160,14 @@ class RoomManager:
         if room.state is not None and room.status == "playing":
             async with room.lock:
                 if room.state.is_chance:  # stored at a new game, before its first deal
-                    await room._advance(room.state, [])
+                    await room.advance(room.state, [])
                 elif room.state.is_terminal:  # stopped between the last step and the result
-                    await room._finish()
-                room._turn_changed()
-                room._schedule()
+                    await room.finish()
+                room.turn_changed()
+                room.schedule()
         return room
 
-    def runs(self, room: Room) -> bool:
+    def runs(self, room: Table) -> bool:
         """Whether this process may still change `room` (with a cluster: it surely holds the
         table's lease; a process that could not renew its leases lately must not write)."""
         return self.cluster is None or (room.code in self.cluster.leases and self.cluster.safe())
@@ -191,7 +205,7 @@ class RoomManager:
                         room.game, seed=g["seed"], preset=g["preset"], players=g["players"], meta={"table": room.code}
                     )
                 room.recorder.note(step.before, step.action, step.after, step.events, g["steps"][step.index])
-                room._note_round(step.before, step.events)
+                room.note_round(step.before, step.events)
                 game_state = step.after
             if room.recorder is None:  # a game stored before its first step
                 from ..record import game_from_record
@@ -293,6 +307,21 @@ class RoomManager:
                 log.info("bot account %s was revoked: letting it go", name)
                 await self.revoked(name)
 
+    def census(self) -> Census:
+        """This process's tables and connections, as its gauges show them (metrics.py)."""
+        rooms = list(self.rooms.values())
+        conns = [c for r in rooms for c in list(r.conns) if not c.closed]
+        cluster = self.cluster
+        return Census(
+            tables={status: sum(1 for r in rooms if r.status == status) for status in ("open", "playing", "finished")},
+            seats=sum(1 for c in conns if c.seat is not None),
+            spectators=sum(1 for c in conns if c.seat is None),
+            bot_accounts=sum(1 for c in self.lobby.online.values() if not c.closed),
+            relayed_out=len(self.gateway.relayed) if cluster is not None else None,
+            relayed_in=len(self.remote) if cluster is not None else None,
+            leases=len(cluster.leases) if cluster is not None else None,
+        )
+
     def close(self) -> None:
         for room in self.rooms.values():
             if self.cluster is not None:  # another process takes it: its clients connect again
@@ -305,7 +334,7 @@ class RoomManager:
 
     # ----- several processes (docs/scaling.md) -----
 
-    def _later(self, job: Any) -> None:
+    def _later(self, job: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.get_running_loop().create_task(job)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -349,10 +378,8 @@ class RoomManager:
             log.warning("a message from another process with an unknown op: %r", op)
 
     async def _serve_remote(self, remote: RemoteConnection, token: str | None, name: str | None) -> None:
-        """A socket relayed from another process, at a table run here: as app.table_socket
+        """A socket relayed from another process, at a table run here: as routes.tablesocket
         serves a socket of this process."""
-        from .app import handle
-
         try:
             target = await self.locate(remote.code)
             if not isinstance(target, Room):
@@ -365,7 +392,7 @@ class RoomManager:
                 return
             room = target
             try:
-                await room.attach(remote, token, name)  # type: ignore[arg-type]
+                await room.attach(remote, token, name)
             except RoomError as e:
                 remote.send({"type": "error", "code": e.code, "message": e.message, "ref": None})
                 remote.stop()
@@ -375,9 +402,9 @@ class RoomManager:
                     frame = await remote.frames.get()
                     if frame is None:
                         break
-                    await handle(room, remote, frame)  # type: ignore[arg-type]
+                    await dispatch(TABLE_HANDLERS, AtTable(room, remote), frame)
             finally:
-                await room.detach(remote)  # type: ignore[arg-type]
+                await room.detach(remote)
         except Exception:
             log.exception("a relayed socket at table %s failed", remote.code)
             remote.close_code = 1011
@@ -498,7 +525,7 @@ class RoomManager:
             except Exception:
                 log.exception("the cluster check failed: trying again")
 
-    async def lead(self, name: str, job: Any) -> None:
+    async def lead(self, name: str, job: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run `job()` in one process of the cluster at a time: the one holding the lease `name`
         (another takes it over within seconds if that process dies)."""
         assert self.cluster is not None

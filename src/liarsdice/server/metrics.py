@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -21,11 +22,9 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 from sqlalchemy.engine import Engine
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-if TYPE_CHECKING:
-    from .manager import RoomManager
-
-__all__ = ["CONTENT_TYPE_LATEST", "DatabaseCheck", "ServerMetrics", "server_version"]
+__all__ = ["CONTENT_TYPE_LATEST", "Census", "Counted", "DatabaseCheck", "ServerMetrics", "server_version"]
 
 # From a move received to its update queued for every connection of the table: most are a
 # database commit and a few views, so the buckets are finer below 100 ms.
@@ -42,41 +41,60 @@ def server_version() -> str:
         return __version__
 
 
+@dataclass(frozen=True)
+class Census:
+    """What the gauges say of one process, counted by whoever keeps its tables (manager.py)."""
+
+    tables: Mapping[str, int]  # tables in memory, by status: open, playing, finished
+    seats: int  # open table websockets of seated players
+    spectators: int  # ...and of spectators
+    bot_accounts: int  # bot accounts online (/ws/bot)
+    # Several processes (docs/scaling.md): table websockets held here whose tables run elsewhere,
+    # held elsewhere at tables run here, and the leases held. None: this process is the server.
+    relayed_out: int | None = None
+    relayed_in: int | None = None
+    leases: int | None = None
+
+
+class Counted(Protocol):
+    """Whatever can count a process's tables and connections when the gauges are read."""
+
+    def census(self) -> Census: ...
+
+
 class _TablesAndConnections(Collector):
     """Gauges read from the live tables when scraped, so they never drift from the truth."""
 
-    def __init__(self, manager: Callable[[], RoomManager | None]) -> None:
-        self._manager = manager
+    def __init__(self, counted: Callable[[], Counted | None]) -> None:
+        self._counted = counted
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
-        manager = self._manager()
-        rooms = list(manager.rooms.values()) if manager is not None else []
+        counted = self._counted()
+        census = counted.census() if counted is not None else Census({}, 0, 0, 0)
         tables = GaugeMetricFamily("liarsdice_tables", "tables in this process's memory, by status", labels=["status"])
         for status in ("open", "playing", "finished"):
-            tables.add_metric([status], sum(1 for r in rooms if r.status == status))
+            tables.add_metric([status], census.tables.get(status, 0))
         yield tables
-        conns = [c for r in rooms for c in list(r.conns) if not c.closed]
         connections = GaugeMetricFamily(
             "liarsdice_connections", "open websockets, by kind: seat, spectator, bot_account", labels=["kind"]
         )
-        connections.add_metric(["seat"], sum(1 for c in conns if c.seat is not None))
-        connections.add_metric(["spectator"], sum(1 for c in conns if c.seat is None))
-        online = manager.lobby.online.values() if manager is not None else []
-        connections.add_metric(["bot_account"], sum(1 for c in online if not c.closed))
+        connections.add_metric(["seat"], census.seats)
+        connections.add_metric(["spectator"], census.spectators)
+        connections.add_metric(["bot_account"], census.bot_accounts)
         yield connections
-        if manager is not None and manager.cluster is not None:
-            # Several processes (docs/scaling.md): sockets crossing to or from other processes.
+        if census.relayed_out is not None and census.relayed_in is not None:
             relayed = GaugeMetricFamily(
                 "liarsdice_relayed_sockets",
                 "table websockets crossing processes: out = held here, the table runs elsewhere; "
                 "in = held elsewhere, the table runs here (counted in liarsdice_connections too)",
                 labels=["direction"],
             )
-            relayed.add_metric(["out"], len(manager.gateway.relayed))
-            relayed.add_metric(["in"], len(manager.remote))
+            relayed.add_metric(["out"], census.relayed_out)
+            relayed.add_metric(["in"], census.relayed_in)
             yield relayed
+        if census.leases is not None:
             leases = GaugeMetricFamily("liarsdice_leases", "leases this process holds (tables it runs, the ladder)")
-            leases.add_metric([], len(manager.cluster.leases))
+            leases.add_metric([], census.leases)
             yield leases
 
 
@@ -85,7 +103,7 @@ class ServerMetrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self.manager: RoomManager | None = None  # set once the app has started
+        self.manager: Counted | None = None  # the app's RoomManager, once the app has started
         ProcessCollector(registry=self.registry)
         self.registry.register(_TablesAndConnections(lambda: self.manager))
         self.actions = Counter(
@@ -128,16 +146,16 @@ class ServerMetrics:
 class HTTPErrorCounter:
     """ASGI middleware counting HTTP responses of 400 and more (websockets pass untouched)."""
 
-    def __init__(self, app: Any, metrics: ServerMetrics) -> None:
+    def __init__(self, app: ASGIApp, metrics: ServerMetrics) -> None:
         self.app = app
         self.metrics = metrics
 
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        async def counting(message: dict[str, Any]) -> None:
+        async def counting(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] >= 400:
                 self.metrics.http_errors.labels(status=str(message["status"])).inc()
             await send(message)

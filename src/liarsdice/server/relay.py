@@ -141,8 +141,8 @@ async def relay_frames(
     code: str,
     owner: str,
     hello: dict[str, Any],
-    next_frame: Any,
-    refuse: Any,
+    next_frame: Callable[[], Awaitable[str | bytes]],
+    refuse: Callable[[Connection, str | bytes], bool],
 ) -> bool:
     """Relay the socket `conn` to the table `code` run by `owner`, until either side closes;
     False, with nothing read from the socket, if the owner did not answer the hello (it went,
@@ -182,8 +182,8 @@ async def relay(
     conn: Connection,
     table: RemoteTable,
     hello: dict[str, Any],
-    next_frame: Any,
-    refuse: Any,
+    next_frame: Callable[[], Awaitable[str | bytes]],
+    refuse: Callable[[Connection, str | bytes], bool],
     take_over: Callable[[RemoteTable], Awaitable[T | RemoteTable | None]],
 ) -> T | None:
     """Serve the socket `conn` at `table`, which another process runs, through that process.

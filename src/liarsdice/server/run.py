@@ -19,9 +19,11 @@ from websockets.server import ServerProtocol
 
 from .app import create_app, default_database_url
 from .cluster import ClusterError, check_redis_url
+from .connection import MAX_MESSAGE
 from .ladder import LadderConfig
-from .rooms import MAX_MESSAGE, Settings
-from .sizes import raw_refusal, url_too_long, wants_page
+from .pages import wants_page
+from .settings import Settings
+from .sizes import raw_refusal, url_too_long
 from .storage import make_engine
 
 MAX_FRAME = 64 * 1024  # bytes of a websocket message the server reads at all (MAX_MESSAGE it acts on)
@@ -105,7 +107,7 @@ def tune_collector() -> None:
 
 
 class _Server(uvicorn.Server):
-    async def startup(self, sockets: list | None = None) -> None:  # type: ignore[type-arg]
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
         if self.started:
             tune_collector()

@@ -11,7 +11,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any, Protocol
 
-from .connection import Connection
+from .connection import Link
 from .limits import RoomError, clean_name
 from .tablerows import Seat
 
@@ -23,10 +23,10 @@ class Room(Protocol):
     code: str
     status: str
     seats: list[Seat]
-    conns: set[Connection]
+    conns: set[Link]
     lock: asyncio.Lock
 
-    async def _set_seats(self, changed: list[tuple[int, Seat]]) -> None: ...
+    async def set_seats(self, changed: list[tuple[int, Seat]]) -> None: ...
 
 
 def taken_names(room: Room, seat: int | None) -> set[str]:
@@ -52,7 +52,7 @@ def join_answer(room: Room, seat: int, token: str, asked: str) -> dict[str, Any]
     return {"seat": seat, "token": token, "code": room.code, "name": name, "notice": notice}
 
 
-async def rename_seat(room: Room, conn: Connection, name: object, ref: int | None = None) -> str:
+async def rename_seat(room: Room, conn: Link, name: object, ref: int | None = None) -> str:
     """The player at `conn`'s seat takes the name `name`, checked as a name at join is; every
     connection is told the table again, and the seat's own connections `renamed`."""
     seat = conn.seat
@@ -68,7 +68,7 @@ async def rename_seat(room: Room, conn: Connection, name: object, ref: int | Non
         if new != current.name:
             if new.lower() in taken_names(room, seat):
                 raise RoomError("name_taken", f"the name {new} is taken at this table: choose another")
-            await room._set_seats([(seat, replace(current, name=new))])
+            await room.set_seats([(seat, replace(current, name=new))])
         for c in list(room.conns):
             if c.seat == seat:
                 c.send({"type": "renamed", "seat": seat, "name": new, "ref": ref if c is conn else None})

@@ -22,7 +22,7 @@ class Seat:
     token_hash: str | None = None
 
 
-def _chat_history(session: Session, table_id: int) -> list[dict[str, Any]]:
+def chat_history(session: Session, table_id: int) -> list[dict[str, Any]]:
     rows = session.scalars(
         select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.id.desc()).limit(CHAT_HISTORY)
     ).all()
@@ -32,7 +32,7 @@ def _chat_history(session: Session, table_id: int) -> list[dict[str, Any]]:
     ]
 
 
-def _save_seat(session: Session, table_id: int, seat_no: int, seat: Seat) -> None:
+def save_seat(session: Session, table_id: int, seat_no: int, seat: Seat) -> None:
     row = session.scalar(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat_no == seat_no))
     if row is None:
         row = SeatRow(table_id=table_id, seat_no=seat_no)
@@ -40,7 +40,7 @@ def _save_seat(session: Session, table_id: int, seat_no: int, seat: Seat) -> Non
     row.name, row.kind, row.bot_level, row.token_hash = seat.name, seat.kind, seat.bot_level, seat.token_hash
 
 
-def _save_rules(
+def save_rules(
     session: Session, table_id: int, preset: str, overrides: dict[str, Any], seconds: int, seats: list[Seat]
 ) -> None:
     table = session.get(TableRow, table_id)
@@ -49,10 +49,10 @@ def _save_rules(
     for row in session.scalars(select(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat_no >= len(seats))):
         session.delete(row)
     for i, seat in enumerate(seats):
-        _save_seat(session, table_id, i, seat)
+        save_seat(session, table_id, i, seat)
 
 
-def _new_game_row(
+def new_game_row(
     session: Session,
     table_id: int,
     preset: str,
@@ -80,7 +80,7 @@ def _new_game_row(
     return row.id
 
 
-def _finish_game(
+def finish_game(
     session: Session, table_id: int, game_id: int, record: dict[str, Any], winners: list[str], rounds: int
 ) -> None:
     game = session.get(GameRow, game_id)
@@ -91,7 +91,7 @@ def _finish_game(
     table.status = "finished"
 
 
-def _load_table(session: Session, code: str) -> dict[str, Any] | None:
+def load_table(session: Session, code: str) -> dict[str, Any] | None:
     table = session.scalar(select(TableRow).where(TableRow.code == code))
     if table is None:
         return None
@@ -136,7 +136,7 @@ def recorded_forfeit(record: dict[str, Any] | None) -> dict[str, Any] | None:
     return forfeit if isinstance(forfeit, dict) else None
 
 
-def _create_table(
+def create_table(
     session: Session, code: str, preset: str, overrides: dict[str, Any], seconds: int, seats: list[Seat]
 ) -> int | None:
     if session.scalar(select(TableRow.id).where(TableRow.code == code)) is not None:
@@ -147,5 +147,5 @@ def _create_table(
     session.add(table)
     session.flush()
     for i, seat in enumerate(seats):
-        _save_seat(session, table.id, i, seat)
+        save_seat(session, table.id, i, seat)
     return table.id
