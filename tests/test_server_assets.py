@@ -70,3 +70,13 @@ def test_a_page_without_a_script_has_no_import_map(client: TestClient) -> None:
         page = client.get(path).text
         assert "importmap" not in page and "<script" not in page, path
         assert page.count("<header") == 1, path
+
+
+def test_a_versioned_file_is_kept_for_good_and_any_other_address_is_checked(client: TestClient) -> None:
+    name = "css/base.css"
+    current = client.get(assets.static_url(name))
+    assert current.status_code == 200 and current.headers["cache-control"] == assets.FOREVER
+    for address in (f"/static/{name}", f"/static/{name}?v=000000000000", f"/static/{name}?v="):
+        response = client.get(address)
+        assert response.status_code == 200 and response.headers["cache-control"] == assets.CHECK, address
+    assert client.get("/static/css/nothing.css?v=1").status_code == 404

@@ -11,9 +11,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from ..paths import data_dir
+from .assets import VersionedStaticFiles
 from .botaccounts import SignupLimit
 from .cluster import Cluster
 from .laddergames import Ladder
@@ -79,7 +79,7 @@ def create_app(
 
     app = FastAPI(title="liarsdice", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.router.route_class = StrictJSONRoute
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", VersionedStaticFiles(directory=STATIC), name="static")
     app.state.settings = settings
     app.state.metrics = metrics
     app.state.database_check = database_check

@@ -13,6 +13,11 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import parse_qs
+
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/static/"
@@ -53,3 +58,22 @@ def import_map() -> str:
     """The JSON of an import map that sends each module's plain address to its versioned one."""
     modules = sorted(p.relative_to(STATIC).as_posix() for p in (STATIC / "js").glob("*.js"))
     return json.dumps({"imports": {f"{PREFIX}{name}": static_url(name) for name in modules}}, separators=(",", ":"))
+
+
+# A versioned address never changes its bytes: a browser may keep it as long as it likes. Any
+# other address of /static (an old version, or none) is checked with the server each time.
+FOREVER = "public, max-age=31536000, immutable"
+CHECK = "no-cache"
+
+
+class VersionedStaticFiles(StaticFiles):
+    """/static, telling browsers to keep a file named with its current version for good, and to
+    check any other address of it with the server before using a copy."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        if response.status_code in (200, 304):
+            asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("v", [""])[0]
+            current = asked != "" and asked == version(Path(path).as_posix())
+            response.headers["Cache-Control"] = FOREVER if current else CHECK
+        return response
