@@ -227,3 +227,24 @@ def test_skipping_to_the_end_plays_the_bots_out_at_once(tmp_path: Path) -> None:
             page = client.get(f"/replay/{final['game_id']}")  # and its replay's page is there
             assert page.status_code == 200 and "Download the record" in _html(page)
             assert sum(1 for step in game["steps"] if "action" in step and step["seat"] == "Ann") == 1
+
+
+def test_the_table_page_lists_the_bot_levels_of_the_ladder_before_it_asks_the_server(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from liarsdice import levels
+
+    def options(page: str) -> list[tuple[str, str, bool]]:
+        select = page[page.index('<select id="bot-level"') : page.index("</select>", page.index('id="bot-level"'))]
+        return [
+            (v, n, bool(s)) for v, s, n in re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', select)
+        ]
+
+    shown = options(_html(client.get("/t/ABCDEF")))
+    assert shown == [(lv.key, lv.name, lv.key == levels.DEFAULT) for lv in levels.STRONGEST_FIRST]
+    # a rung added to the ladder shows without touching the page
+    extra = levels.Level("Novice", "Novice is a test's level.", "random")
+    monkeypatch.setattr("liarsdice.server.pages.STRONGEST_FIRST", (*levels.STRONGEST_FIRST, extra))
+    assert options(_html(client.get("/t/ABCDEF")))[-1] == ("novice", "Novice", False)

@@ -19,6 +19,8 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..levels import DEFAULT as DEFAULT_LEVEL
+from ..levels import STRONGEST_FIRST
 from ..rulebook import rulebook
 from ..rules import PRESETS, OptionsError, find_preset
 from .limits import (
@@ -133,7 +135,8 @@ def install(app: FastAPI) -> None:
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> HTMLResponse:
-        return render("table.html")
+        # The bot levels as the page shows them before it has asked /api/bots (botlevels.js).
+        return render("table.html", levels=STRONGEST_FIRST, default_level=DEFAULT_LEVEL)
 
     @app.get("/history", include_in_schema=False)
     async def history_page() -> HTMLResponse:
