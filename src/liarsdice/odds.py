@@ -179,17 +179,17 @@ def exact_calls(view: PlayerView) -> bool:
 
 
 def next_bids(view: PlayerView, above: int = ABOVE) -> tuple[Bid, ...]:
-    """The bids worth a row: the lowest legal bid on each face and up to `above` more on it, by
-    face. Empty unless this seat is to bid now."""
+    """The bids worth a row: the lowest legal bid on each face and up to `above` more on it,
+    faces in the order of their lowest bid on the ladder (lowest first). Empty unless this seat
+    is to bid now."""
     legal = view.legal
     if legal is None or legal.voting or not legal.bids:
         return ()
     by_face: dict[int, set[int]] = {}
-    for b in legal.bids:
+    for b in legal.bids:  # lowest first, so faces come in the order of their lowest bid
         by_face.setdefault(b.face, set()).add(b.quantity)
     rows: list[Bid] = []
-    for face in sorted(by_face):
-        quantities = by_face[face]
+    for face, quantities in by_face.items():
         low = min(quantities)
         rows.extend(Bid(q, face) for q in range(low, low + above + 1) if q in quantities)
     return tuple(rows)
