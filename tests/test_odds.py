@@ -238,3 +238,13 @@ def test_shown_reads_only_certainties_as_0_and_100() -> None:
     assert shown(Fraction(0)) == "0%" and shown(Fraction(1)) == "100%"
     assert shown(Fraction(1, 100000)) == "<0.1%" and shown(1 - Fraction(1, 100000)) == ">99.9%"
     assert shown(Fraction(1, 3)) == "33.3%" and shown(Fraction(2, 3)) == "66.7%"
+
+
+def test_with_many_faces_the_panel_keeps_the_faces_likeliest_to_hold() -> None:
+    game = Game(preset_options("classic", {"num_players": 2, "dice_per_player": 3, "faces": 40}))
+    view = game.position([(7, 7, 30), (1, 2, 3)], starter=0).view(0)
+    panel = odds(view)
+    assert panel is not None
+    faces = list(dict.fromkeys(r.bid.face for r in panel.bids))
+    # 7s and 30s surely hold at 1x (held), then the rest tie and go in ladder order; kept in it
+    assert faces == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30]

@@ -24,6 +24,9 @@ from .rules import Bid, PlayerView
 
 # Rows shown above the lowest bid of each face in the table of next bids.
 ABOVE = 2
+# Faces in the table of next bids, at most: with dice of many faces, those whose lowest bid is
+# likeliest to hold (a table of a thousand faces is no help, and too big to send each turn).
+MOST_FACES = 12
 
 
 @lru_cache(maxsize=1 << 14)
@@ -204,16 +207,30 @@ class Odds:
     exact: bool  # whether exact calls exist this round, so P(exactly) matters
 
     def how(self) -> str:
-        """The one line of how, for the standing bid (or the first bid that may be made)."""
-        first = self.standing if self.standing is not None else (self.bids[0] if self.bids else None)
+        """The one line of how, for the standing bid; with none, for the first bid that may be
+        made and is neither sure nor impossible (there the sum has terms to show), else the first."""
+        if self.standing is not None:
+            return self.standing.how()
+        first = next((b for b in self.bids if 0 < b.at_least < 1), self.bids[0] if self.bids else None)
         return first.how() if first is not None else "No bid stands yet."
 
 
-def odds(view: PlayerView, above: int = ABOVE) -> Odds | None:
-    """The odds panel for `view.seat`, or None for a spectator or a seat without dice in play."""
+def odds(view: PlayerView, above: int = ABOVE, most_faces: int = MOST_FACES) -> Odds | None:
+    """The odds panel for `view.seat`, or None for a spectator or a seat without dice in play.
+
+    The next bids are those of `next_bids`, on at most `most_faces` faces: when there are more,
+    the faces whose lowest bid is likeliest to hold, kept in ladder order."""
     if view.seat is None or not view.active[view.seat] or view.phase == "over":
         return None
     s = sight(view)
     standing = bid_odds(view, view.standing_bid, s) if view.standing_bid is not None else None
-    rows = tuple(bid_odds(view, b, s) for b in next_bids(view, above))
+    bids = next_bids(view, above)
+    lowest: dict[int, Bid] = {}
+    for b in bids:  # ladder order: the first bid on a face is its lowest
+        lowest.setdefault(b.face, b)
+    if len(lowest) > most_faces:
+        ranked = sorted(enumerate(lowest.values()), key=lambda ib: (-bid_odds(view, ib[1], s).at_least, ib[0]))
+        kept = {b.face for _, b in ranked[:most_faces]}
+        bids = tuple(b for b in bids if b.face in kept)
+    rows = tuple(bid_odds(view, b, s) for b in bids)
     return Odds(standing, rows, exact_calls(view))
