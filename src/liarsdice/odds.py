@@ -49,6 +49,7 @@ def chance_exactly(unseen: int, need: int, ways: int, faces: int) -> Fraction:
     return Fraction(math.comb(unseen, need) * ways**need * (faces - ways) ** (unseen - need), faces**unseen)
 
 
+@lru_cache(maxsize=1 << 14)  # a server shows the same few chances to every seat at every step
 def shown(p: Fraction) -> str:
     """A chance as a player reads it: a percentage to one decimal. Only a certainty reads 0% or
     100%; a chance that rounds to either reads <0.1% or >99.9%."""
