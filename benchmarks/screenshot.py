@@ -1,12 +1,15 @@
 """The README's screenshot: a Perudo table in the browser, with cups and bids on show.
 
     python benchmarks/screenshot.py [--out docs/images/table.png] [--moves 1] [--colours 128]
+    python benchmarks/screenshot.py --odds          # docs/images/odds.png: the odds panel open
 
 Starts `liarsdice serve` on a free port with a temporary data directory (nothing of yours is
 read or written), creates a table for four on the home page as a person would, fills the empty
 seats with bots, starts, and plays Ann's moves (the lowest bid the picker offers) until the bids
 of a round are on the table, then saves the page as a laptop shows it (1366x768) and shrinks the
-PNG to a palette of colours, so that it stays small in the repository. Needs Playwright and
+PNG to a palette of colours, so that it stays small in the repository. With `--odds` it opens
+the odds panel (the Odds toggle, as a person would) and saves the game's card whole, the panel
+in it. Needs Playwright and
 Debian's chromium at /usr/bin/chromium, as the browser tests do. The dice are the server's
 luck, so a new screenshot differs from the last in its dice and bids.
 """
@@ -118,10 +121,12 @@ def small_png(png: bytes, colours: int) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images" / "table.png")
+    parser.add_argument("--out", type=Path, help="docs/images/table.png, or odds.png with --odds")
     parser.add_argument("--moves", type=int, default=1, help="Ann's bids before the screenshot (1)")
     parser.add_argument("--colours", type=int, default=128, help="the PNG's palette (128)")
+    parser.add_argument("--odds", action="store_true", help="open the odds panel and save the game's card")
     args = parser.parse_args()
+    out: Path = args.out or ROOT / "docs" / "images" / ("odds.png" if args.odds else "table.png")
 
     from playwright.sync_api import sync_playwright
 
@@ -133,16 +138,22 @@ def main() -> None:
                 page = browser.new_context(viewport=LAPTOP).new_page()
                 page.set_default_timeout(30_000)
                 play_to_a_busy_table(page, url, args.moves)
-                page.locator("#play-card").scroll_into_view_if_needed()
-                png = page.screenshot()
+                if args.odds:
+                    page.evaluate("() => window.scrollTo(0, 0)")
+                    page.click("#odds-toggle")
+                    page.wait_for_selector("#odds-panel:not([hidden]) #odds-how")
+                    png = page.locator("#play-card").screenshot()
+                else:
+                    page.locator("#play-card").scroll_into_view_if_needed()
+                    png = page.screenshot()
                 browser.close()
         finally:
             proc.terminate()
             proc.wait(10)
     data_out = small_png(png, args.colours)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_bytes(data_out)
-    print(f"{args.out}: {len(data_out):,} bytes (the browser's PNG: {len(png):,})")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data_out)
+    print(f"{out}: {len(data_out):,} bytes (the browser's PNG: {len(png):,})")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from liarsdice.record import replay
+from liarsdice.rules import Bid, BidAction, Game, Options
 from liarsdice.server.app import create_app
 from liarsdice.server.settings import Settings
+from liarsdice.server.views import odds_json
 from liarsdice.server.wsplayer import random_move
 
 Message = dict[str, Any]
@@ -600,3 +602,31 @@ def test_leaving_a_seat_before_the_start(client: TestClient) -> None:
     with connect(client, code, again["token"]) as cy:
         cy.send(type="leave")
         cy.error("not_ready")
+
+
+def test_each_seat_is_sent_the_odds_of_its_own_view_and_a_spectator_none(client: TestClient) -> None:
+    table = create(client, "perudo", options={"num_players": 2, "first_starter": 0})
+    code = table["code"]
+    bo = join(client, code, "Bo")
+    with (
+        connect(client, code, table["token"]) as ann,
+        connect(client, code, bo["token"]) as bob,
+        connect(client, code, None) as watcher,
+    ):
+        ann.send(type="start")
+        a, b, w = ann.state(), bob.state(), watcher.state()
+        assert w["odds"] is None and a["odds"]["standing"] is None and a["odds"]["bids"]
+        assert b["odds"]["bids"] == []  # not Bo's turn: no bids of his to weigh
+        ann.send(type="act", action=["bid", 2, 3])
+        a, b = ann.state(lambda s: s["standing"] is not None), bob.state(lambda s: s["standing"] is not None)
+        # The same position rebuilt from the two cups: each seat's odds are its own view's.
+        game = Game(_table_options(client, code), ["Ann", "Bo"])
+        state = game.position([a["cup"], b["cup"]], starter=0)
+        state, _ = state.apply(BidAction(Bid(2, 3)))
+        assert b["odds"] == odds_json(state.view(1)) and a["odds"] == odds_json(state.view(0))
+        assert b["odds"]["exact"] is True and b["odds"]["standing"]["bid"] == [2, 3]
+        assert b["odds"]["how"].startswith("2x3: you see ")
+
+
+def _table_options(client: TestClient, code: str) -> Options:
+    return Options.from_dict(client.get(f"/api/tables/{code}").json()["options"])

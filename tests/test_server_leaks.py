@@ -46,6 +46,9 @@ def numbers(value: Any) -> Iterator[int]:
                 continue
             if k == "options":  # the table's rules are public: `faces` is the top face itself
                 continue
+            if k == "bid" and "holds" in value:  # an odds row: the standing bid or a legal bid
+                yield v[0]
+                continue
             yield from numbers(v)
     elif isinstance(value, list):
         for v in value:

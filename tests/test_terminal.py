@@ -881,3 +881,66 @@ def test_help_shows_no_type_after_a_flag() -> None:
         assert "<bool>" not in shown.stdout, shown.stdout
     assert "--check" in _cli("replay", "--help").stdout
     assert "--delay" in _cli("play", "--help").stdout
+
+
+# ----- the odds panel -----
+
+
+def test_odds_shows_the_odds_modules_numbers_for_the_view() -> None:
+    from liarsdice.odds import odds, shown
+    from liarsdice.terminal.screen import Screen
+
+    game = Game(preset_options("perudo", {"num_players": 3}))
+    state = game.position([(1, 5, 2, 3, 4), (2, 2, 2, 2, 2), (3, 3, 3, 3, 3)], starter=2)
+    state, _ = state.apply(BidAction(Bid(4, 3)))
+    view = state.view(0)
+    console = make_console()
+    screen = Screen(console, game, "perudo", [0], None)
+    screen.toggle_odds(view)
+    text = output(console)
+    panel = odds(view)
+    assert panel is not None and panel.standing is not None and panel.bids
+    lines = text.splitlines()
+    assert lines[0].startswith("Odds (")
+    assert lines[1] == (
+        f"  Standing bid 4x3 holds: {shown(panel.standing.at_least)}"
+        f"   exactly right (calza): {shown(panel.standing.exactly)}"
+    )
+    cells = re.findall(r"(\d+x\d+) (\S+%)", "\n".join(lines[2:-1]))
+    assert cells == [(str(r.bid), shown(r.at_least)) for r in panel.bids]
+    assert lines[2].startswith("  Your next bid: 4x4 ") and lines[-1] == "  How: " + panel.standing.how()
+    # the lowest bid on each face and two above it, faces in the order of their lowest bid
+    lowest_first = "4x4 5x4 6x4 4x5 5x5 6x5 4x6 5x6 6x6 2x1 3x1 4x1 5x2 6x2 7x2 5x3 6x3 7x3"
+    assert " ".join(str(r.bid) for r in panel.bids) == lowest_first
+    screen.toggle_odds(view)
+    assert output(console).endswith("Odds hidden (type odds to show them again).\n")
+
+
+class OddsScript(Script):
+    """A person who opens the odds panel at their first turn and plays on with it open."""
+
+    def __init__(self, console: Console, opening: tuple[str, ...] = ("odds", "help")) -> None:
+        super().__init__(console, opening)
+
+
+@pytest.mark.parametrize(("preset", "players"), [("perudo", 3), ("soar", 3), ("jokers", 3), ("tavern", 3)])
+def test_a_person_plays_a_whole_game_with_the_odds_open(preset: str, players: int, tmp_path: Path) -> None:
+    console = make_console()
+    script = OddsScript(console)
+    code = play(console, tmp_path, preset, {"num_players": players}, seed=5, read_line=script)
+    assert code == 0
+    text = output(console)
+    assert "odds                show or hide the odds" in text  # in help
+    screens = re.split(r"─+ Round \d+: You to (?:act|vote) ─+", text)[2:]  # the turns after the first
+    assert screens and script.moves > 0
+    for screen in screens:
+        turn = screen.split("You may:")[0].split("Your vote")[0]
+        assert "Odds (your cup and the pushed dice are known" in turn and "  How: " in turn, turn
+
+
+def test_odds_typed_again_hides_the_panel(tmp_path: Path) -> None:
+    console = make_console()
+    script = OddsScript(console, opening=("odds", "o"))
+    assert play(console, tmp_path, "classic", {"num_players": 2}, seed=2, read_line=script) == 0
+    text = output(console)
+    assert text.count("Odds (your cup") == 1 and "Odds hidden" in text

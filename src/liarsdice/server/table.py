@@ -181,6 +181,7 @@ class Table:
         own = own_view_json(self.state, seat, account)
         if self.status != "playing":
             own["legal"] = None
+            own["odds"] = None
             if "bot_view" in own:
                 own["bot_view"]["legal"] = []
         return own

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..odds import BidOdds, odds, shown
 from ..record import outcome_to_json, result_to_json
 from ..rules import BidAction, Claim, GameState, Pass, PlayerView, Turn, action_to_list
 from ..text import challenge_word, describe_outcome, describe_result, describe_turn, exact_word, faces_text
@@ -73,6 +74,32 @@ def legal_json(view: PlayerView) -> dict[str, Any] | None:
     }
 
 
+def bid_odds_json(b: BidOdds) -> dict[str, Any]:
+    return {
+        "bid": [b.bid.quantity, b.bid.face],
+        "holds": shown(b.at_least),
+        "p": float(b.at_least),
+        "fraction": f"{b.at_least.numerator}/{b.at_least.denominator}",
+        "exactly": shown(b.exactly),
+        "p_exactly": float(b.exactly),
+        "how": b.how(),
+    }
+
+
+def odds_json(view: PlayerView) -> dict[str, Any] | None:
+    """The odds panel of `view.seat` (docs/protocol.md, `odds`): from this seat's own view, so
+    it knows this seat's cup and the public dice only."""
+    panel = odds(view)
+    if panel is None:
+        return None
+    return {
+        "standing": bid_odds_json(panel.standing) if panel.standing is not None else None,
+        "bids": [bid_odds_json(b) for b in panel.bids],
+        "exact": panel.exact,
+        "how": panel.how(),
+    }
+
+
 def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
     return {
         "seat": turn.seat,
@@ -89,6 +116,7 @@ def own_view_json(state: GameState, seat: int | None, bot_account: bool = False)
         "seat": seat,
         "cup": sorted(view.cup),
         "legal": legal_json(view) if seat is not None else None,
+        "odds": odds_json(view) if seat is not None else None,
     }
     if bot_account and seat is not None:
         own["bot_view"] = bot_view_json(state, seat)

@@ -10,6 +10,7 @@ COMMANDS: tuple[str, ...] = (
     "help                these rules and the move syntax",
     "moves               every legal move right now",
     "look                the table again",
+    "odds                show or hide the odds: how likely the standing bid and your next bids are to hold",
     "quit                stop the game (the record of the game so far is still written)",
 )
 

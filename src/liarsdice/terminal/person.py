@@ -114,6 +114,9 @@ class Person:
             if command == "moves":
                 screen.show_moves(view)
                 continue
+            if command in ("odds", "o"):
+                screen.toggle_odds(view)
+                continue
             if command == "look":
                 screen.show_status(view)
                 continue

@@ -10,10 +10,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..odds import odds
 from ..rules import Game, PlayerView
 from ..text import describe_turn, exact_word, faces_text
 from .help import COMMANDS, move_syntax, rules_summary
 from .moves import bet_status, every_move, move_summary
+from .oddspanel import odds_lines
 
 ReadLine = Callable[[str], str]
 
@@ -53,6 +55,8 @@ class Screen:
         self.hot_seat = len(self.people) > 1
         self.viewer: int | None = self.people[0] if len(self.people) == 1 else None
         self.read_line = read_line
+        # The seats that opened the odds panel: off until a person types `odds`.
+        self.odds_on: set[int] = set()
 
     # ----- input and output -----
 
@@ -120,6 +124,8 @@ class Screen:
         if view.standing_bid is not None and view.standing_bidder is not None:
             word = "claim" if o.economy is not None else "bid"
             self.say(f"Standing {word}: {view.standing_bid} by {self.name(view.standing_bidder)}.")
+        if seat in self.odds_on:
+            self.show_odds(view)
         legal = view.legal
         # "You" is addressed already; anyone else is named, as hot-seat players share the screen
         named = "" if self.name(seat).lower() == "you" else f", {self.name(seat)}"
@@ -129,7 +135,7 @@ class Screen:
             self.say(f"Your turn{named}. You may:", "bold")
         for line in move_summary(view):
             self.say("  " + line)
-        self.say("Type a move, or help, moves, look, quit.", "dim")
+        self.say("Type a move, or help, moves, look, odds, quit.", "dim")
 
     def _table(self, view: PlayerView) -> Table:
         economy = view.chips is not None
@@ -185,6 +191,25 @@ class Screen:
         self.say("Commands:", "bold")
         for line in COMMANDS:
             self.say("  " + line)
+
+    def show_odds(self, view: PlayerView) -> None:
+        panel = odds(view)
+        if panel is None:
+            self.say("No odds: you hold no dice in play.")
+            return
+        for line in odds_lines(panel, view):
+            self.say(line)
+
+    def toggle_odds(self, view: PlayerView) -> None:
+        """`odds`: open the panel (shown at once and at every turn after) or close it."""
+        seat = view.seat
+        assert seat is not None
+        if seat in self.odds_on:
+            self.odds_on.discard(seat)
+            self.say("Odds hidden (type odds to show them again).", "dim")
+        else:
+            self.odds_on.add(seat)
+            self.show_odds(view)
 
     def show_moves(self, view: PlayerView) -> None:
         for line in every_move(view):

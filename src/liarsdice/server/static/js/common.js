@@ -126,6 +126,13 @@ export const prefs = {
   set name(value) {
     storageSet("liarsdice:name", value);
   },
+  /** Whether the odds panel is open at a table (off until the person opens it). */
+  get odds() {
+    return storageGet("liarsdice:odds") === "on";
+  },
+  set odds(on) {
+    storageSet("liarsdice:odds", on ? "on" : null);
+  },
 };
 
 // ----- dice -----

@@ -4,6 +4,7 @@
 
 import { $, bidWords, die, fill, h, parseBid, plural, wildBidNote, wildFace, wildWords } from "./common.js";
 import { renderActions, renderCup } from "./moves.js";
+import { renderOdds } from "./odds.js";
 import { flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
 import { isEconomy } from "./rules.js";
 import { isMyTurn, mySeat, options, renderSeats, seatName } from "./seats.js";
@@ -31,6 +32,7 @@ export function renderGame() {
     $("#reveal-card").hidden = true;
     $("#log-card").hidden = true;
     $("#actions").hidden = true;
+    renderOdds();
     return;
   }
   const o = options();
@@ -96,6 +98,7 @@ export function renderGame() {
   renderSkip();
 
   renderActions();
+  renderOdds();
   renderReveal();
   renderLog();
   tick();
