@@ -248,3 +248,13 @@ def test_with_many_faces_the_panel_keeps_the_faces_likeliest_to_hold() -> None:
     faces = list(dict.fromkeys(r.bid.face for r in panel.bids))
     # 7s and 30s surely hold at 1x (held), then the rest tie and go in ladder order; kept in it
     assert faces == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 30]
+
+
+def test_one_die_seen_is_said_in_the_singular() -> None:
+    from liarsdice.odds import BidOdds
+
+    def line(seen: int) -> str:
+        return BidOdds(Bid(9, 5), seen, 15, 2, 6, 1, False, False, Fraction(1, 2), Fraction(1, 4)).how()
+
+    assert line(1).startswith("9x5: you see 1 that counts in your cup;")
+    assert line(2).startswith("9x5: you see 2 that count in your cup;")

@@ -139,7 +139,8 @@ class BidOdds:
     def how(self) -> str:
         """One line on how the chance is counted, in a player's words."""
         where = "in your hand and the pushed dice" if self.pushes else "in your cup"
-        head = f"{self.bid}: you see {self.seen} that count {where}"
+        verb = "counts" if self.seen == 1 else "count"
+        head = f"{self.bid}: you see {self.seen} that {verb} {where}"
         if self.need <= 0:
             return f"{head}, already enough: it holds for certain (100%)."
         share = Fraction(self.ways, self.faces)
