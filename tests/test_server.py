@@ -604,7 +604,7 @@ def test_leaving_a_seat_before_the_start(client: TestClient) -> None:
         cy.error("not_ready")
 
 
-def test_each_seat_is_sent_the_odds_of_its_own_view_and_a_spectator_none(client: TestClient) -> None:
+def test_the_seat_to_act_is_sent_the_odds_of_its_own_view_and_no_one_else(client: TestClient) -> None:
     table = create(client, "perudo", options={"num_players": 2, "first_starter": 0})
     code = table["code"]
     bo = join(client, code, "Bo")
@@ -616,14 +616,15 @@ def test_each_seat_is_sent_the_odds_of_its_own_view_and_a_spectator_none(client:
         ann.send(type="start")
         a, b, w = ann.state(), bob.state(), watcher.state()
         assert w["odds"] is None and a["odds"]["standing"] is None and a["odds"]["bids"]
-        assert b["odds"]["bids"] == []  # not Bo's turn: no bids of his to weigh
+        assert b["odds"] is None  # not Bo's turn: the odds come with a seat's turn
+        game = Game(_table_options(client, code), ["Ann", "Bo"])
+        opening = game.position([a["cup"], b["cup"]], starter=0)
+        assert a["odds"] == odds_json(opening.view(0))
         ann.send(type="act", action=["bid", 2, 3])
         a, b = ann.state(lambda s: s["standing"] is not None), bob.state(lambda s: s["standing"] is not None)
-        # The same position rebuilt from the two cups: each seat's odds are its own view's.
-        game = Game(_table_options(client, code), ["Ann", "Bo"])
-        state = game.position([a["cup"], b["cup"]], starter=0)
-        state, _ = state.apply(BidAction(Bid(2, 3)))
-        assert b["odds"] == odds_json(state.view(1)) and a["odds"] == odds_json(state.view(0))
+        # The same position rebuilt from the two cups: the seat to act has its own view's odds.
+        state, _ = opening.apply(BidAction(Bid(2, 3)))
+        assert b["odds"] == odds_json(state.view(1)) and a["odds"] is None
         assert b["odds"]["exact"] is True and b["odds"]["standing"]["bid"] == [2, 3]
         assert b["odds"]["how"].startswith("2x3: you see ")
 
