@@ -74,7 +74,24 @@ def legal_json(view: PlayerView) -> dict[str, Any] | None:
     }
 
 
+# A server shows the same rows at table after table: each row follows from a few small numbers
+# (the bid, the dice seen and unseen, the round's counting rules), so it is built once for them.
+_ODDS_ROWS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_ODDS_ROWS_KEPT = 50_000
+
+
 def bid_odds_json(b: BidOdds) -> dict[str, Any]:
+    """One row of the odds panel (docs/protocol.md, `odds`); the same object for the same row."""
+    key = (b.bid.quantity, b.bid.face, b.seen, b.unseen, b.ways, b.faces, b.wild, b.one_die_round, b.pushes)
+    row = _ODDS_ROWS.get(key)
+    if row is None:
+        if len(_ODDS_ROWS) >= _ODDS_ROWS_KEPT:
+            _ODDS_ROWS.clear()
+        row = _ODDS_ROWS[key] = _bid_odds_row(b)
+    return row
+
+
+def _bid_odds_row(b: BidOdds) -> dict[str, Any]:
     return {
         "bid": [b.bid.quantity, b.bid.face],
         "holds": shown(b.at_least),
