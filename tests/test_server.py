@@ -604,7 +604,7 @@ def test_leaving_a_seat_before_the_start(client: TestClient) -> None:
         cy.error("not_ready")
 
 
-def test_the_seat_to_act_is_sent_the_odds_of_its_own_view_and_no_one_else(client: TestClient) -> None:
+def test_a_seat_that_asks_is_sent_the_odds_of_its_own_view_on_its_turns_and_no_one_else(client: TestClient) -> None:
     table = create(client, "perudo", options={"num_players": 2, "first_starter": 0})
     code = table["code"]
     bo = join(client, code, "Bo")
@@ -614,7 +614,14 @@ def test_the_seat_to_act_is_sent_the_odds_of_its_own_view_and_no_one_else(client
         connect(client, code, None) as watcher,
     ):
         ann.send(type="start")
-        a, b, w = ann.state(), bob.state(), watcher.state()
+        assert ann.state()["odds"] is None  # not asked for: not counted
+        ann.send(type="odds", show=True, ref=7)
+        bob.send(type="odds", show=True)
+        watcher.send(type="odds", show=True)
+        answer = ann.until(lambda m: m["type"] == "state" and m["ref"] == 7)
+        bob.sync()
+        watcher.sync()
+        a, b, w = answer["state"], bob.seen[-2]["state"], watcher.seen[-2]["state"]
         assert w["odds"] is None and a["odds"]["standing"] is None and a["odds"]["bids"]
         assert b["odds"] is None  # not Bo's turn: the odds come with a seat's turn
         game = Game(_table_options(client, code), ["Ann", "Bo"])
@@ -627,6 +634,8 @@ def test_the_seat_to_act_is_sent_the_odds_of_its_own_view_and_no_one_else(client
         assert b["odds"] == odds_json(state.view(1)) and a["odds"] is None
         assert b["odds"]["exact"] is True and b["odds"]["standing"]["bid"] == [2, 3]
         assert b["odds"]["how"].startswith("2x3: you see ")
+        bob.send(type="odds", show=False)
+        assert bob.state()["odds"] is None
 
 
 def _table_options(client: TestClient, code: str) -> Options:

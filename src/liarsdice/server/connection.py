@@ -47,6 +47,7 @@ class Link(Protocol):
     close_code: int
     bucket: TokenBucket
     refused_in_a_row: int
+    odds: bool  # this socket asked for its seat's odds panel (ShowOdds)
 
     def send(self, message: dict[str, Any] | str) -> None: ...
 
@@ -79,6 +80,7 @@ class Connection:
         self.refused_in_a_row = 0
         self.closed = False
         self.name: str | None = None  # a spectator's name in the chat (seats chat by their seat's name)
+        self.odds = False  # its seat's odds panel asked for (ShowOdds): counted for it on its turns
         self.close_code = 1000  # the code the socket is closed with once the queue is sent
         self.close_reason = ""  # and the reason given with it
 

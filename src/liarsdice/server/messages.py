@@ -102,6 +102,11 @@ class ForfeitGame(Message):
     reason: str = Field(default="", max_length=500)
 
 
+class ShowOdds(Message):
+    type: Literal["odds"]  # send this seat its odds panel with its turns (show), or stop (docs/protocol.md)
+    show: bool
+
+
 ClientMessage: TypeAlias = (
     Hello
     | Act
@@ -119,11 +124,12 @@ ClientMessage: TypeAlias = (
     | Rename
     | Finish
     | ForfeitGame
+    | ShowOdds
 )
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(Annotated[ClientMessage, Field(discriminator="type")])
 MESSAGE_TYPES = (
     "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots, "
-    "rename, finish, forfeit"
+    "rename, finish, forfeit, odds"
 )
 
 

@@ -63,6 +63,7 @@ class RemoteConnection:
         self.close_code = 1000
         self.bucket = TokenBucket(rate, burst)
         self.refused_in_a_row = 0
+        self.odds = False
         # The client's messages in the order it sent them; None: it has gone.
         self.frames: asyncio.Queue[str | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None

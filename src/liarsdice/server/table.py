@@ -162,23 +162,25 @@ class Table:
         remaining = self.reveal_until - time.monotonic()
         return int((time.time() + remaining) * 1000) if remaining > 0 else None
 
-    def view_json(self, seat: int | None, deadline: int | None, reveal_until: int | None) -> dict[str, Any]:
+    def view_json(
+        self, seat: int | None, deadline: int | None, reveal_until: int | None, odds: bool = False
+    ) -> dict[str, Any]:
         """The GameView of `seat`, with the reveal pause and the moves of the round that ended."""
         assert self.state is not None and self.game_id is not None
         # A bot account's seat is also told its view in the bot protocol's words (the same
         # per-seat view), so `liarsdice bot connect` can hand its program a PlayerView.
-        view = self.own_json(seat)
+        view = self.own_json(seat, odds)
         view.update(
             public_view_json(self.state, self.game_id, deadline, self.steps_done, reveal_until, self.round_moves)
         )
         return view
 
-    def own_json(self, seat: int | None) -> dict[str, Any]:
+    def own_json(self, seat: int | None, odds: bool = False) -> dict[str, Any]:
         """`seat`'s own part of its GameView. A game a forfeit ended stops at a turn that nobody
         may take: no seat is offered a move in it."""
         assert self.state is not None
         account = seat is not None and account_of(self.seats[seat].bot_level) is not None
-        own = own_view_json(self.state, seat, account)
+        own = own_view_json(self.state, seat, account, odds)
         if self.status != "playing":
             own["legal"] = None
             own["odds"] = None
@@ -202,13 +204,13 @@ class Table:
             separators=(",", ":"),
             allow_nan=False,
         )
-        cache: dict[int | None, str] = {}
+        cache: dict[tuple[int | None, bool], str] = {}
         for conn in list(self.conns):
             seat = conn.seat
-            body = cache.get(seat)
+            body = cache.get((seat, conn.odds))
             if body is None:
-                own = json.dumps(self.own_json(seat), separators=(",", ":"), allow_nan=False)
-                body = cache[seat] = f"{own[:-1]},{public[1:]}"
+                own = json.dumps(self.own_json(seat, conn.odds), separators=(",", ":"), allow_nan=False)
+                body = cache[(seat, conn.odds)] = f"{own[:-1]},{public[1:]}"
             r = ref[1] if ref is not None and ref[0] is conn else None
             conn.send(f'{{"type":"state","ref":{json.dumps(r)},"state":{body}}}')
 
@@ -218,7 +220,7 @@ class Table:
         return {
             "type": "state",
             "ref": None,
-            "state": self.view_json(conn.seat, self.deadline_ms(), self.reveal_until_ms()),
+            "state": self.view_json(conn.seat, self.deadline_ms(), self.reveal_until_ms(), conn.odds),
         }
 
     # ----- names and the host -----

@@ -37,6 +37,7 @@ from .messages import (
     Rematch,
     Rename,
     Seen,
+    ShowOdds,
     Start,
 )
 from .rooms import Room
@@ -130,6 +131,15 @@ async def hello_again(at: AtTable, message: Hello) -> None:
     raise RoomError("bad_message", "hello comes once, first")
 
 
+async def show_odds(at: AtTable, message: ShowOdds) -> None:
+    # From now on this socket's state carries its seat's odds on its turns (or stops): the
+    # answer is the state as it stands, so a panel opened mid-turn fills at once.
+    at.conn.odds = message.show
+    state = at.room.state_message(at.conn)
+    state["ref"] = message.ref
+    at.conn.send(state)
+
+
 TABLE_HANDLERS = (
     Handlers[AtTable, ClientMessage](CLIENT_MESSAGE, MESSAGE_TYPES)
     .on(Act, act)
@@ -148,6 +158,7 @@ TABLE_HANDLERS = (
     .on(ChatIn, chat)
     .on(Ping, ping)
     .on(Hello, hello_again)
+    .on(ShowOdds, show_odds)
 )
 # A message type without a handler would end its socket with a KeyError: none is left out.
 assert TABLE_HANDLERS.kinds() == set(get_args(ClientMessage))

@@ -125,7 +125,7 @@ def turn_json(turn: Turn, view: PlayerView) -> dict[str, Any]:
     }
 
 
-def own_view_json(state: GameState, seat: int | None, bot_account: bool = False) -> dict[str, Any]:
+def own_view_json(state: GameState, seat: int | None, bot_account: bool = False, odds: bool = False) -> dict[str, Any]:
     """The part of `seat`'s GameView that is its own: the seat, its cup and its moves (and, for
     a bot account's seat, the same view in the bot protocol's words)."""
     view = state.view(seat)
@@ -133,10 +133,9 @@ def own_view_json(state: GameState, seat: int | None, bot_account: bool = False)
         "seat": seat,
         "cup": sorted(view.cup),
         "legal": legal_json(view) if seat is not None else None,
-        # Only on this seat's turn (or vote): counted for every seat at every step, the odds
-        # cost a fifth more server CPU a move (benchmarks/server_load.py), and off its turn a
-        # seat has no bid of its own to weigh.
-        "odds": odds_json(view) if seat is not None and view.legal is not None else None,
+        # Only where asked, and on this seat's turn (or vote): counted for every seat at every
+        # step, the odds cost a fifth more server CPU a move (benchmarks/server_load.py).
+        "odds": odds_json(view) if odds and seat is not None and view.legal is not None else None,
     }
     if bot_account and seat is not None:
         own["bot_view"] = bot_view_json(state, seat)

@@ -6,15 +6,27 @@
 import { $, bidWords, die, fill, h, prefs } from "./common.js";
 import { exactWord } from "./rules.js";
 
-let S, options;
+let S, link, options;
 
 /** Lend this module the table page's state and helpers (once, before any render). */
 export function bindOdds(page) {
-  ({ S, options } = page);
+  ({ S, link, options } = page);
   $("#odds-toggle").addEventListener("click", () => {
     prefs.odds = !prefs.odds;
+    askOdds();
     renderOdds();
   });
+}
+
+/** Tell the server whether to send this seat's odds with its turns: it counts them only for a
+ * seat that asked, on the socket that asked. */
+function askOdds() {
+  link.send({ type: "odds", show: !!prefs.odds });
+}
+
+/** A new socket: ask again for the odds if the panel is open. */
+export function oddsOnWelcome() {
+  if (prefs.odds) askOdds();
 }
 
 function cell(b, wild) {
@@ -31,13 +43,17 @@ export function renderOdds() {
   const odds = g?.odds ?? null;
   const toggle = $("#odds-toggle");
   const panel = $("#odds-panel");
-  const playing = !!odds && g.phase !== "over";
+  const playing = !!(g && g.legal && g.phase !== "over"); // this seat's turn (or vote)
   toggle.hidden = !playing;
   const open = playing && prefs.odds;
   toggle.setAttribute("aria-expanded", open ? "true" : "false");
   toggle.textContent = open ? "Hide odds" : "Odds";
   panel.hidden = !open;
   if (!open) return;
+  if (!odds) {
+    fill(panel, h("h3", { class: "odds-title", text: "Odds" }), h("p", { class: "small muted", text: "Counting…" }));
+    return;
+  }
   const wild = g.wild ?? null;
   const word = g.words?.bid || "bid";
   const rows = [];

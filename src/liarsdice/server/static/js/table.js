@@ -16,7 +16,7 @@ import { bindHost, hostSend, showHostError } from "./host.js";
 import { bindLink, link, showBanner } from "./link.js";
 import { bindLobby, renderConnection, renderTable } from "./lobby.js";
 import { bindMoves, clearPending, hideActionError, renderActions, showActionError } from "./moves.js";
-import { bindOdds } from "./odds.js";
+import { bindOdds, oddsOnWelcome } from "./odds.js";
 import { bindReveal, closeReveal } from "./reveal.js";
 import { bindRename, onRenamed, renameError } from "./seatname.js";
 import { bindSeats, isMyTurn, mySeat, options, renderSeats, seatCount, seatName } from "./seats.js";
@@ -117,6 +117,7 @@ function onWelcome(msg) {
     if (saved && saved.seat !== msg.seat) seatStore.set(CODE, { ...saved, seat: msg.seat });
   }
   S.leaving = false;
+  if (msg.role === "player") oddsOnWelcome();
   renderTable();
   renderGame();
   renderConnection();
@@ -219,7 +220,7 @@ bindHost({ S, link });
 bindGate({ S, CODE });
 bindLink({ S, CODE, onMessage, clearPending, renderActions, renderConnection });
 bindMoves({ S, link, options, mySeat, isMyTurn, seatName });
-bindOdds({ S, options });
+bindOdds({ S, link, options });
 bindChat({ S, link });
 bindRename({ S, link, CODE });
 bindSkip({ S, link, mySeat });
