@@ -143,6 +143,7 @@ def test_a_table_in_play_is_rebuilt_from_the_database(database_url: str) -> None
             class Quiet:
                 seat: int | None = None
                 closed = False
+                odds = False  # connection.Link: this socket has not asked for its seat's odds
                 view: dict[str, Any] | None = None
 
                 def send(self, message: Any) -> None:
