@@ -65,14 +65,6 @@ def shown(p: Fraction) -> str:
     return f"{tenths // 10}.{tenths % 10}%"
 
 
-def counted_seats(view: PlayerView) -> tuple[int, ...]:
-    """The seats whose dice are counted at a reveal: the active ones, less those folded where the
-    economy says folded dice do not count."""
-    economy = view.options.economy
-    skip_folded = economy is not None and not economy.folded_dice_count
-    return tuple(s for s, active in enumerate(view.active) if active and not (skip_folded and view.folded[s]))
-
-
 @dataclass(frozen=True, slots=True)
 class Sight:
     """What one seat knows of the dice in play: the faces it sees and how many dice it does not."""
@@ -98,7 +90,7 @@ def sight(view: PlayerView) -> Sight:
     seen: list[int] = []
     unseen = 0
     pushes = False
-    for s in counted_seats(view):
+    for s in view.counted_seats:
         if s == view.seat:
             seen.extend(view.cup)
         else:

@@ -110,21 +110,13 @@ class Knowledge:
         return Knowledge(self.faces, self.wild, seen, self.unknown + len(dice))
 
 
-def counted_seats(view: PlayerView) -> tuple[int, ...]:
-    """The seats whose dice count at a reveal: active ones, less folded ones where the economy
-    says folded dice do not count."""
-    economy = view.options.economy
-    skip_folded = economy is not None and not economy.folded_dice_count
-    return tuple(s for s, active in enumerate(view.active) if active and not (skip_folded and view.folded[s]))
-
-
 def knowledge(view: PlayerView) -> Knowledge:
     """What `view.seat` knows of the dice in play."""
     o = view.options
     wild = view.wild
     seen: list[int] = []
     unknown = 0
-    for s in counted_seats(view):
+    for s in view.counted_seats:
         if s == view.seat:
             seen.extend(view.hand)
         else:

@@ -20,7 +20,6 @@ from ..rules import (
     Vote,
     ladder,
 )
-from .probability import counted_seats
 from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this module's names)
     Floats,
     HandSpace,
@@ -92,7 +91,7 @@ class Round:
         self.ladder = ladder(
             o.faces, view.wild, "plain" if view.one_die_round else o.wild_bid_rule, o.bid_order, self.q_max
         )
-        counted = counted_seats(view)
+        counted = view.counted_seats
         self.counted = counted
         self.total = sum(view.dice[s] for s in counted)
         self.cup_size = {s: view.dice[s] - len(view.pushed[s]) for s in counted}

@@ -100,6 +100,14 @@ class PlayerView:
     def is_my_turn(self) -> bool:
         return self.seat is not None and self.to_act == self.seat
 
+    @property
+    def counted_seats(self) -> tuple[int, ...]:
+        """The seats whose dice count at a reveal: the active ones, less those folded where the
+        economy says folded dice do not count."""
+        economy = self.options.economy
+        skip_folded = economy is not None and not economy.folded_dice_count
+        return tuple(s for s, active in enumerate(self.active) if active and not (skip_folded and self.folded[s]))
+
 
 # The slot of each field, in field order. A frozen dataclass's __init__ sets each of its 33 fields
 # through object.__setattr__; views are built at every step of an environment, so `build_view`
