@@ -448,10 +448,11 @@ def test_memory_near_the_limit_warns_and_above_it_refuses() -> None:
 
 def test_seconds_end_a_long_iteration_within_it(data_dir: Path) -> None:
     # --seconds counts the graph's building too (about 1 s, 3 s under load): 5 s leave time to
-    # start the first iteration, which takes 8 s or more, whatever the load.
+    # start the first iteration, which takes 7 s or more, whatever the load. Which half it is cut
+    # in depends on the machine's speed (player 0's half on a loaded one, player 1's on a quiet one).
     result = CliRunner().invoke(app, ["train", *LONG, "--seconds", "5"])
     assert result.exit_code == 0, result.output
-    cut = re.search(r"cut short: (\d+) of 1287 hands of player 0", result.output)
+    cut = re.search(r"cut short: (\d+) of 1287 hands of player [01]\b", result.output)
     assert cut is not None and 0 < int(cut.group(1)) < 1287, result.output
     assert "1 iterations in" in result.output
     saved = [p for p in strategies_dir().glob("*.npz") if not p.name.endswith(".train.npz")]
