@@ -159,6 +159,8 @@ def test_a_hint_at_the_table_then_the_analysed_replay(server: Server, browser: A
     assert page.locator("#fact-source dd").inner_text() == d["source"]
     if d["holds"] is not None:
         assert page.locator("#fact-holds dd").inner_text().endswith("%")
+    weighed = page.locator("#move-analysis table.hint-moves tbody th").all_inner_texts()
+    assert d["move"] in [w.removesuffix(" ★") for w in weighed] and len(weighed) <= 6  # the move made is listed
 
     # Every marked move of a round shows its mark, in its colour; an unmarked one shows none.
     marked = [x for x in analysis["decisions"] if x.get("mark")]

@@ -114,7 +114,11 @@ export function renderMoveAnalysis(step) {
   ];
   if (d.holds !== null && d.holds !== undefined) facts.push(row(holdsLabel(d), percent(d.holds), "fact-holds"));
   facts.push(row("Source", h("span", { class: `badge source-${sourceWord(d.source)}`, text: sourceWord(d.source) }), "fact-source"));
-  const others = (d.moves || []).slice(0, 6);
+  // The best few it weighed, and the move made wherever it ranks.
+  const all = d.moves || [];
+  const others = all.slice(0, 5);
+  const made = all.find((m) => m.move === d.move);
+  if (made && !others.includes(made)) others.push(made);
   fill(
     card,
     title,
