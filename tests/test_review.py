@@ -151,21 +151,30 @@ def test_a_record_written_by_hand_in_version_1_is_analysed() -> None:
     assert not analysis.finished
 
 
-def test_duel_values_agree_with_a_walk_of_the_whole_round() -> None:
-    """Under a trained 1-vs-1 strategy, every move's value from the backward pass over the graph
-    equals a plain walk of every history of the round, with the other cup weighed by Bayes."""
+@pytest.mark.parametrize("kind", ["trained strategy", "exact solution"])
+def test_duel_values_agree_with_a_walk_of_the_whole_round(kind: str) -> None:
+    """Under a trained 1-vs-1 strategy (the graph's backward pass) and under the exact solution
+    (the tree's), every move's value equals a plain walk of every history of the round, with the
+    other cup weighed by Bayes' rule on its bid."""
+    from liarsdice.bots.cfr import CfrBot
     from liarsdice.duel import train
-    from liarsdice.review.duel import duel_values
+    from liarsdice.review.duel import duel_values, solution_values
 
     options = preset_options("openspiel")
     strategy = train(options, (1, 1), iterations=60)
     g = strategy.game
+    policy_of: Any
+    if kind == "trained strategy":
+        policy_of = strategy.policy
+    else:
+        solution = CfrBot(0).solution_for(options, (1, 1))
+        assert solution is not None
+        policy_of = solution.policy
 
     def walk(hands: tuple[tuple[int, ...], tuple[int, ...]], bids: list[Any], me: int) -> float:
         actor = len(bids) % 2
-        policy = strategy.policy(hands[actor], bids)
         total = 0.0
-        for move, p in policy.items():
+        for move, p in policy_of(hands[actor], bids).items():
             if p == 0:
                 continue
             if move is None:
@@ -179,36 +188,31 @@ def test_duel_values_agree_with_a_walk_of_the_whole_round() -> None:
 
     game = Game(options)
     state = game.position([(2,), (6,)], starter=0)
-    state, _ = state.apply(BidAction(g.spec.bids[1]))  # Ann opens; Bob to answer
+    opening = g.spec.bids[1]
+    state, _ = state.apply(BidAction(opening))  # the opener bids; the other answers
     view = state.view(1)
-    values = duel_values(view, strategy)
-    assert values is not None
+    values = duel_values(view, strategy) if kind == "trained strategy" else solution_values(view, solution)
+    assert values is not None and len(values) == len(view.legal_actions)
     opp = g.players[0]
-    first = list(state.view(1).history)
-    bids = [t.action.bid for t in first]
-    node = g.node_of([])
-    rung = g.spec.ladder.index[bids[0]]
-    post = opp.chance * strategy.bid[0][:, g.edge_slot[node] + g.edge_offset(node, rung)].astype(float)
-    weights = np.array([p / post.sum() for p in post])
+    post = np.array([c * policy_of(h, []).get(opening, 0.0) for h, c in zip(opp.hands, opp.chance, strict=True)])
+    post = post / post.sum()
     for action, value in values.items():
         expected = 0.0
-        for h, w in zip(opp.hands, weights, strict=True):
-            if w == 0:
-                continue
+        for h, w in zip(opp.hands, post, strict=True):
             hands = (h, (6,))
             if isinstance(action, Challenge):
-                count = sum(g.spec.count(x, bids[-1].face) for x in hands)
-                expected += w * (1.0 if count < bids[-1].quantity else -1.0)
+                count = sum(g.spec.count(x, opening.face) for x in hands)
+                expected += w * (1.0 if count < opening.quantity else -1.0)
             else:
                 assert isinstance(action, BidAction)
-                expected += w * walk(hands, [*bids, action.bid], 1)
+                expected += w * walk(hands, [opening, action.bid], 1)
         assert value == pytest.approx(expected, abs=1e-6), action
 
 
 def test_judge_is_a_hint_from_the_view_alone() -> None:
     game = Game(preset_options("perudo", {"num_players": 3}))
     state = game.position([(1, 5, 2, 3, 4), (2, 2, 2, 2, 2), (3, 3, 3, 3, 3)], starter=2)
-    state, _ = state.apply(BidAction.parse("4x3") if hasattr(BidAction, "parse") else state.parse("4x3"))
+    state, _ = state.apply(state.parse("4x3"))
     view = state.view(0)
     judgement = judge(view)
     assert judgement.source == ESTIMATE and judgement.unit == "dice"

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 commands = typer.Typer()
 
 
-@commands.command(short_help="Judge every move of a game record by the best bot; marks and a summary.")
+@commands.command(short_help="Judge every move of a game record by the best bot (Master).")
 def analyse(
     file: Annotated[Path, typer.Argument(help="a game record (JSON) written by liarsdice")],
     as_json: Annotated[bool, typer.Option("--json", help="print the analysis as JSON (docs/analysis.md)")] = False,
