@@ -361,3 +361,29 @@ def test_analyse_says_what_is_wrong_with_bad_input(tmp_path: Path) -> None:
     result = runner.invoke(app, ["analyse", str(illegal)])
     assert result.exit_code == 1 and "step 3" in result.output and "illegal" in result.output
     assert "Traceback" not in missing.output + result.output
+
+
+def test_analyse_stops_when_asked() -> None:
+    from liarsdice.review import AnalysisStopped
+
+    record = self_play("perudo", 3, 2, 6)
+    asked = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return len(asked) > 3
+
+    with pytest.raises(AnalysisStopped, match="stopped at step"):
+        analyse(record, stop=stop)
+    assert len(asked) == 4
+
+
+def test_the_standing_of_a_duel_splits_one_die_between_the_two() -> None:
+    record = self_play("red-dead", 2, 3, 7)
+    analysis = analyse(record)
+    rolls = {p.round: sum(p.values) for p in analysis.standing if record["steps"][p.step].get("chance") == "roll"}
+    decided = [p for p in analysis.standing if "chance" not in record["steps"][p.step]][:-1]
+    assert decided  # a point after each judged decision of the two-player rounds
+    for point in decided:
+        assert sum(point.values) == pytest.approx(rolls[point.round] - 1, abs=1e-3)  # one die is lost
+        assert all(0 <= v <= 3 for v in point.values)
