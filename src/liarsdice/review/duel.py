@@ -24,6 +24,7 @@ from ..rules import Action, BidAction, Challenge, Exact, PlayerView
 
 if TYPE_CHECKING:
     from ..duel import DuelStrategy
+    from ..solver import Solution
 
 Floats = npt.NDArray[np.float64]
 
@@ -126,4 +127,92 @@ def duel_values(view: PlayerView, strategy: DuelStrategy) -> dict[Action, float]
             out[challenge] = float(post @ np.where(theirs >= need, -1.0, 1.0))
         if Exact() in legal and g.has_exact:
             out[Exact()] = float(post @ np.where(theirs == need, hit[me], -1.0))
+    return out
+
+
+def solution_values(view: PlayerView, solution: Solution) -> dict[Action, float] | None:
+    """The value to `view.seat` of each legal move under the exact solution of a tiny duel (the
+    one the duel level plays there): one backward pass over the whole public tree (a few
+    thousand nodes), level by level, against every hand of the other cup, weighed as above."""
+    tree = solution.tree
+    spec = tree.spec
+    assert view.seat is not None
+    me = 0 if view.seat == view.starter else 1
+    opp = 1 - me
+    key = tuple(sorted(view.hand))
+    if key not in tree.hands[me]:
+        return None
+    x = tree.hands[me].index(key)
+    bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+    try:
+        rungs = [spec.ladder.index[b] for b in bids]
+        depth, index = tree.node_of(rungs)
+    except (KeyError, ValueError):
+        return None
+    if depth % 2 != me:
+        return None
+    levels = tree.levels
+    # Each (node, hand)'s moves normalised as `Solution.policy` reads them.
+    totals: list[Floats] = []
+    for d, level in enumerate(levels):
+        liar = solution.liar[d]
+        total = np.zeros((level.size, len(tree.hands[d % 2]))) if liar is None else np.array(liar, dtype=np.float64)
+        if d + 1 < len(levels):
+            child = solution.bid[d + 1]
+            assert child is not None
+            np.add.at(total, levels[d + 1].parent, child)
+        totals.append(np.where(total > 0, total, 1.0))
+    bid_q = np.array([b.quantity for b in spec.bids])
+    bid_face = np.array([b.face for b in spec.bids])
+    mine, theirs = tree.counts[me], tree.counts[opp]
+
+    def calls(d: int, nodes: npt.NDArray[np.int64]) -> Floats:
+        """[nodes, other's hands]: what the liar call at these nodes of depth d pays us."""
+        rung = levels[d].last[nodes]
+        count = mine[bid_face[rung] - 1, x][:, None] + theirs[bid_face[rung] - 1, :]
+        true = count >= bid_q[rung][:, None]
+        ours = d % 2 == me  # we call: we win if the bid is a lie
+        return np.where(true, -1.0, 1.0) if ours else np.where(true, 1.0, -1.0)
+
+    def chance(d: int, moves: Floats, nodes: npt.NDArray[np.int64]) -> Floats:
+        """The actor's normalised chance of `moves` ([rows, actor's hands]) at `nodes`."""
+        p = moves / totals[d][nodes]
+        return p[:, x][:, None] if d % 2 == me else p
+
+    values: dict[int, Floats] = {}  # per depth from ours down: [nodes, other's hands]
+    for d in range(len(levels) - 1, depth - 1, -1):
+        level = levels[d]
+        nodes = np.arange(level.size)
+        v = np.zeros((level.size, len(tree.hands[opp])))
+        if d > 0:
+            liar = solution.liar[d]
+            assert liar is not None
+            v += chance(d, np.asarray(liar, dtype=np.float64), nodes) * calls(d, nodes)
+        if d + 1 in values:
+            child = solution.bid[d + 1]
+            assert child is not None
+            parent = levels[d + 1].parent
+            np.add.at(v, parent, chance(d, np.asarray(child, dtype=np.float64), parent) * values[d + 1])
+        values[d] = v
+    # the other cup's posterior: the roll, then the solution's chance of each of its bids
+    post = tree.chance[opp].astype(np.float64).copy()
+    for i in range(opp, len(rungs), 2):
+        d, node = tree.node_of(rungs[: i + 1])
+        child = solution.bid[d]
+        assert child is not None
+        post = post * np.asarray(child, dtype=np.float64)[node] / totals[d - 1][levels[d].parent[node]]
+    post = post / post.sum() if post.sum() > 0 else tree.chance[opp] / tree.chance[opp].sum()
+    legal = set(view.legal_actions)
+    out: dict[Action, float] = {}
+    if depth + 1 in values:
+        nxt = levels[depth + 1]
+        first = int(levels[depth].first_child[index])
+        for c in range(first, first + int(levels[depth].num_children[index])):
+            action: Action = BidAction(spec.bids[int(nxt.last[c])])
+            if action in legal:
+                out[action] = float(post @ values[depth + 1][c])
+    if depth > 0 and view.standing_bidder is not None:
+        challenge = Challenge(view.standing_bidder)
+        if challenge in legal:
+            out[challenge] = float(post @ calls(depth, np.array([index]))[0])
     return out

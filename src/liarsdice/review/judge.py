@@ -18,7 +18,7 @@ from ..bots.strong import StrongBot
 from ..bots.strong_belief import Round
 from ..odds import bid_odds
 from ..rules import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Pass, PlayerView, Vote
-from .duel import duel_values
+from .duel import duel_values, solution_values
 from .estimate import estimated_values
 from .judgement import ESTIMATE, EXACT, UNIT, JudgedMove, Judgement, move_text
 
@@ -49,9 +49,12 @@ class Judge:
         source = EXACT
         values = None
         dice = duel_dice(view)
-        if dice is not None and self.best.source in ("duel", "exact"):
-            # The duel level played a duel strategy here (or the exact solution of a tiny duel):
-            # value the moves under the trained strategy of this round.
+        if dice is not None and self.best.source == "exact":
+            # The duel level played the exact solution of a tiny duel: value the moves under it.
+            solution = self.best.exact.solution_for(view.options, dice)
+            values = None if solution is None else solution_values(view, solution)
+        elif dice is not None and self.best.source == "duel":
+            # It played the trained strategy of this duel: value the moves under that strategy.
             strategy = self.best.strategy_for(view.options, dice)
             values = None if strategy is None else duel_values(view, strategy)
         if values is None:
