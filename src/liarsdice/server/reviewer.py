@@ -141,11 +141,9 @@ class Reviewer:
         record = await self.store.call(lambda s: claim_analysis(s, game_id, self.owner))
         if record is None:  # another process has it, it is made, or there is no such game
             return
-        self.current = game_id
-        try:
-            status, payload = await asyncio.to_thread(self.process.analyse, record)
-        finally:
-            self.current = None
+        self.current = game_id  # kept if this is cancelled (the server stopping): `close` gives it back
+        status, payload = await asyncio.to_thread(self.process.analyse, record)
+        self.current = None
         if status == "done":
             await self.store.call(lambda s: save_analysis(s, game_id, ANALYSIS_VERSION, payload))
             self.done += 1
