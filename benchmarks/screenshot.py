@@ -2,6 +2,7 @@
 
     python benchmarks/screenshot.py [--out docs/images/table.png] [--moves 1] [--colours 128]
     python benchmarks/screenshot.py --odds          # docs/images/odds.png: the odds panel open
+    python benchmarks/screenshot.py --analysis      # docs/images/analysis.png: a game's analysis
 
 Starts `liarsdice serve` on a free port with a temporary data directory (nothing of yours is
 read or written), creates a table for four on the home page as a person would, fills the empty
@@ -9,7 +10,9 @@ seats with bots, starts, and plays Ann's moves (the lowest bid the picker offers
 of a round are on the table, then saves the page as a laptop shows it (1366x768) and shrinks the
 PNG to a palette of colours, so that it stays small in the repository. With `--odds` it opens
 the odds panel (the Odds toggle, as a person would) and saves the game's card whole, the panel
-in it. Needs Playwright and
+in it. With `--analysis` it plays a whole game of three (Ann's moves: the lowest bid, or a
+challenge now and then), opens its replay from the history, waits for the best bot's analysis,
+goes to the biggest turning point in the summary and saves the whole page. Needs Playwright and
 Debian's chromium at /usr/bin/chromium, as the browser tests do. The dice are the server's
 luck, so a new screenshot differs from the last in its dice and bids.
 """
@@ -107,6 +110,53 @@ def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
     page.wait_for_function(f"() => ({PANEL})() !== null", timeout=30_000)
 
 
+def play_a_whole_game(page: Any, url: str) -> None:
+    """A Perudo game of three (three dice each) against bots, played to its end as Ann."""
+    page.goto(url + "/")
+    page.wait_for_selector('#preset option[value="perudo"]', state="attached")
+    page.select_option("#preset", "perudo")
+    page.fill("#players", "3")
+    page.fill("#turn-seconds", "0")
+    page.fill("#create-name", "Ann")
+    page.click("#create-btn")
+    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
+    page.wait_for_selector("#host-controls:not([hidden])")
+    page.click("#fill-bots")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_selector("#cup .die")
+    turns = 0
+    deadline = time.monotonic() + 600
+    while not page.locator("#result-card").is_visible():
+        if time.monotonic() > deadline:
+            raise SystemExit("the game did not end in 600 s")
+        offered = page.evaluate(PANEL)
+        if offered is None:
+            if page.locator("#reveal-card").is_visible():
+                page.click("#reveal-continue")
+            time.sleep(0.1)
+            continue
+        turns += 1
+        if "bid" in offered and turns % 3:
+            move = "bid"
+        else:
+            move = "challenge" if "challenge" in offered else offered[0]
+        page.locator(f'#actions button[data-move="{move}"]').first.click()
+        page.wait_for_function(SETTLED, timeout=10_000)
+
+
+def analysed_replay(page: Any, url: str) -> bytes:
+    """The replay of the game just played, its analysis in, at its biggest turning point."""
+    game = page.request.get(url + "/api/games").json()[0]["id"]
+    page.goto(f"{url}/replay/{game}")
+    page.wait_for_selector("#analysis-summary tbody tr", timeout=300_000)
+    points = page.locator("#analysis-summary a.turning-point")
+    if points.count():
+        points.first.click()
+    page.wait_for_selector("#move-analysis:not([hidden])")
+    return page.screenshot(full_page=True)  # type: ignore[no-any-return]
+
+
 def small_png(png: bytes, colours: int) -> bytes:
     """The same picture with a palette of `colours`: a page's flat colours lose nothing to see."""
     from PIL import Image
@@ -125,8 +175,10 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=1, help="Ann's bids before the screenshot (1)")
     parser.add_argument("--colours", type=int, default=128, help="the PNG's palette (128)")
     parser.add_argument("--odds", action="store_true", help="open the odds panel and save the game's card")
+    parser.add_argument("--analysis", action="store_true", help="play a game and save its analysed replay")
     args = parser.parse_args()
-    out: Path = args.out or ROOT / "docs" / "images" / ("odds.png" if args.odds else "table.png")
+    name = "analysis.png" if args.analysis else "odds.png" if args.odds else "table.png"
+    out: Path = args.out or ROOT / "docs" / "images" / name
 
     from playwright.sync_api import sync_playwright
 
@@ -137,13 +189,17 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                 page = browser.new_context(viewport=LAPTOP).new_page()
                 page.set_default_timeout(30_000)
-                play_to_a_busy_table(page, url, args.moves)
-                if args.odds:
+                if args.analysis:
+                    play_a_whole_game(page, url)
+                    png = analysed_replay(page, url)
+                elif args.odds:
+                    play_to_a_busy_table(page, url, args.moves)
                     page.evaluate("() => window.scrollTo(0, 0)")
                     page.click("#odds-toggle")
                     page.wait_for_selector("#odds-panel:not([hidden]) #odds-how")
                     png = page.locator("#play-card").screenshot()
                 else:
+                    play_to_a_busy_table(page, url, args.moves)
                     page.locator("#play-card").scroll_into_view_if_needed()
                     png = page.screenshot()
                 browser.close()

@@ -130,7 +130,7 @@ def test_arena_bot_logs_go_where_its_help_says(tmp_path: Path) -> None:
         (["play", "--name", "Ann", "--name", "Bo"], "2 names (--name) given for 1 person (--humans): at most one"),
         (["play", "--players", "x"], "Invalid value for '--players' / '-n': must be a whole number, like 3"),
         (["play", "--delay", "soon"], "Invalid value for '--delay': must be a number, like 2.5"),
-        (["plya"], "No such command 'plya'. Did you mean 'play'? The commands are scenario, replay, play, serve"),
+        (["plya"], "No such command 'plya'. Did you mean 'play'? The commands are scenario, replay, analyse, play"),
         (["bot", "nope"], "No such command 'nope'. The commands are create, list, revoke, connect."),
         (["replay"], "Missing argument 'FILE'. FILE is a game record (JSON) written by liarsdice"),
         (["bot", "connect", "http://x", "--", "mybot"], "Missing option '--token'. --token is the bot account's token"),

@@ -186,16 +186,25 @@ class StrongBot(Bot):
             if legal.voting:
                 chances: Policy = [(self._vote(view, estimate), 1.0)]
             elif legal.economy:
-                # Imported here: the chips build on this module (bots/strong_tavern.py).
-                from .strong_tavern import economy_moves
-
-                chances = self._pick(economy_moves(self, view, estimate))
+                chances = self._pick(self.scored_moves(view, estimate))
             else:
-                chances = mixed(self._turn(view, estimate))
+                chances = mixed(self.scored_moves(view, estimate))
             legal_now = set(view.legal_actions)  # a soar opening has over 1,000 (pushes)
             chances = [(a, p) for a, p in chances if a in legal_now]
             out.append(chances or [(self._fallback(view, estimate), 1.0)])
         return out
+
+    def scored_moves(self, view: PlayerView, estimate: Estimate) -> list[Scored]:
+        """Every move this bot weighs at its turn in `view` (not a vote), with its value in
+        expected dice: what its policy draws from, and what `liarsdice analyse` shows."""
+        legal = view.legal
+        assert legal is not None and not legal.voting
+        if legal.economy:
+            # Imported here: the chips build on this module (bots/strong_tavern.py).
+            from .strong_tavern import economy_moves
+
+            return economy_moves(self, view, estimate)
+        return self._turn(view, estimate)
 
     # ----- choosing -----
 

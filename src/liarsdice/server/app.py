@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ from .laddergames import Ladder
 from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
+from .reviewer import Reviewer
 from .routes import bots, games, ladder, operations, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
@@ -51,13 +53,21 @@ def create_app(
         if cluster is not None:
             await cluster.start()
         manager = RoomManager(store, settings, metrics, cluster)
+        # The analyses of finished games, one at a time in a process of its own (reviewer.py).
+        reviewer = Reviewer(store, cluster.id if cluster is not None else uuid.uuid4().hex)
+        manager.reviewer = reviewer
         app.state.store = store
         app.state.rooms = manager
+        app.state.reviewer = reviewer
         metrics.manager = manager
         restored = await manager.restore_playing()
         if restored:
             log.info("resumed %d tables in play", restored)
-        tasks = [asyncio.create_task(manager.sweep()), asyncio.create_task(manager.watch_revocations())]
+        tasks = [
+            asyncio.create_task(manager.sweep()),
+            asyncio.create_task(manager.watch_revocations()),
+            asyncio.create_task(reviewer.run()),
+        ]
         if cluster is not None:
             tasks.append(asyncio.create_task(manager.watch_cluster()))
         if settings.ladder is not None:
@@ -71,6 +81,7 @@ def create_app(
             for task in tasks:
                 task.cancel()
             manager.close()
+            await asyncio.to_thread(reviewer.close)
             if cluster is not None:
                 await cluster.stop()
             metrics.manager = None

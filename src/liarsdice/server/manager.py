@@ -27,6 +27,7 @@ from .forfeit import restored_forfeit
 from .limits import RoomError, build_options, check_turn_seconds, clean_name, hash_token
 from .metrics import Census, ServerMetrics
 from .relay import MOVED, MOVED_REASON, Gateway, RemoteConnection, RemoteTable
+from .reviewer import Reviewer
 from .rooms import Room
 from .seatkinds import account_of
 from .seatnames import join_answer
@@ -60,6 +61,7 @@ class RoomManager:
         self.gateway = Gateway()  # sockets here whose tables run elsewhere
         self.remote: dict[str, RemoteConnection] = {}  # sockets elsewhere at tables run here
         self._background: set[asyncio.Task[Any]] = set()
+        self.reviewer: Reviewer | None = None  # analyses finished games (app.py sets it)
         if cluster is not None:
             cluster.on_message = self._on_message
             cluster.on_lost = self._lost

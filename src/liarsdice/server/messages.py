@@ -107,6 +107,10 @@ class ShowOdds(Message):
     show: bool
 
 
+class AskHint(Message):
+    type: Literal["hint"]  # what the best bot would do in this seat now: answered to this socket (docs/protocol.md)
+
+
 ClientMessage: TypeAlias = (
     Hello
     | Act
@@ -125,11 +129,12 @@ ClientMessage: TypeAlias = (
     | Finish
     | ForfeitGame
     | ShowOdds
+    | AskHint
 )
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(Annotated[ClientMessage, Field(discriminator="type")])
 MESSAGE_TYPES = (
     "hello, act, chat, ping, fill_bots, clear_bots, configure, start, rematch, leave, seen, invite_bot, call_bots, "
-    "rename, finish, forfeit, odds"
+    "rename, finish, forfeit, odds, hint"
 )
 
 

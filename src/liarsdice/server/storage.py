@@ -1,4 +1,5 @@
-"""The database: tables, seats, games, every step of every game, chat, bot accounts and the ladder.
+"""The database: tables, seats, games, every step of every game, their analyses, chat, bot accounts
+and the ladder.
 
 One thread owns the connection and runs every database job in order. Jobs that arrive while a
 transaction is being committed are committed together in the next one (group commit), each in
@@ -113,6 +114,22 @@ class StepRow(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class AnalysisRow(Base):
+    """The best bot's analysis of a finished game (liarsdice.review), kept with the game: queued
+    when the game ends, claimed by the one process that runs it, then its JSON (`data`, in the
+    analysis format `version`) or why it could not be made (`reason`). analysisrows.py."""
+
+    __tablename__ = "analyses"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # queued, running, done, failed
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)  # review.ANALYSIS_VERSION of data
+    data: Mapped[str | None] = mapped_column(Text, nullable=True)  # Analysis.to_json() as JSON text
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)  # why it failed
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)  # the process running it
+    claimed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class ChatRow(Base):

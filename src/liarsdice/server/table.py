@@ -22,6 +22,7 @@ from .botlobby import BotLobby
 from .connection import Link
 from .limits import RoomError, build_options, clean_name
 from .metrics import ServerMetrics
+from .reviewer import Reviewer
 from .seatkinds import account_of
 from .settings import Settings
 from .storage import Store
@@ -41,6 +42,7 @@ class TableKeeper(Protocol):
     metrics: ServerMetrics
     lobby: BotLobby
     base_url: str  # the site's address, for the links a table gives
+    reviewer: Reviewer | None  # analyses the games that end (None: no analyses, as in some tests)
 
     def runs(self, room: Table) -> bool: ...
 

@@ -17,11 +17,13 @@ from .connection import Link
 from .dispatch import Handlers
 from .fastforward import finish_now
 from .forfeit import forfeit_seat
+from .hints import send_hint
 from .limits import RoomError
 from .messages import (
     CLIENT_MESSAGE,
     MESSAGE_TYPES,
     Act,
+    AskHint,
     CallBots,
     ChatIn,
     ClearBots,
@@ -140,6 +142,10 @@ async def show_odds(at: AtTable, message: ShowOdds) -> None:
     at.conn.send(state)
 
 
+async def hint(at: AtTable, message: AskHint) -> None:
+    await send_hint(at.room, at.conn, message.ref)
+
+
 TABLE_HANDLERS = (
     Handlers[AtTable, ClientMessage](CLIENT_MESSAGE, MESSAGE_TYPES)
     .on(Act, act)
@@ -159,6 +165,7 @@ TABLE_HANDLERS = (
     .on(Ping, ping)
     .on(Hello, hello_again)
     .on(ShowOdds, show_odds)
+    .on(AskHint, hint)
 )
 # A message type without a handler would end its socket with a KeyError: none is left out.
 assert TABLE_HANDLERS.kinds() == set(get_args(ClientMessage))

@@ -204,6 +204,9 @@ class PlayingTable(BotTable):
         game_id = self.game_id
         await self.store.call(lambda s: finish_game(s, self.table_id, game_id, record, winners, rounds))
         self.status = "finished"
+        reviewer = self.manager.reviewer
+        if reviewer is not None and not self.bots_only:  # the ladder's games: when someone asks
+            await reviewer.game_finished(game_id)
         self.auto.clear()
         self.close_programs()
         self.broadcast_table()

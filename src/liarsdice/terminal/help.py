@@ -11,6 +11,7 @@ COMMANDS: tuple[str, ...] = (
     "moves               every legal move right now",
     "look                the table again",
     "odds                show or hide the odds: how likely the standing bid and your next bids are to hold",
+    "hint (h)            what would the best bot do? its move or mix, and what each move is worth",
     "quit                stop the game (the record of the game so far is still written)",
 )
 

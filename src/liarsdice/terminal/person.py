@@ -1,5 +1,5 @@
 """A person at the keyboard: the agent that shows them the table at their turn and reads the move
-they type (help, moves, look and quit besides), and says why a move was refused."""
+they type (help, moves, look, odds, hint and quit besides), and says why a move was refused."""
 
 from __future__ import annotations
 
@@ -116,6 +116,9 @@ class Person:
                 continue
             if command in ("odds", "o"):
                 screen.toggle_odds(view)
+                continue
+            if command in ("hint", "h"):
+                screen.show_hint(view)
                 continue
             if command == "look":
                 screen.show_status(view)

@@ -14,6 +14,7 @@ from ..odds import odds
 from ..rules import Game, PlayerView
 from ..text import describe_turn, exact_word, faces_text
 from .help import COMMANDS, move_syntax, rules_summary
+from .hintpanel import hint_lines
 from .moves import bet_status, every_move, move_summary
 from .oddspanel import odds_lines
 
@@ -135,7 +136,7 @@ class Screen:
             self.say(f"Your turn{named}. You may:", "bold")
         for line in move_summary(view):
             self.say("  " + line)
-        self.say("Type a move, or help, moves, look, odds, quit.", "dim")
+        self.say("Type a move, or help, moves, look, odds, hint, quit.", "dim")
 
     def _table(self, view: PlayerView) -> Table:
         economy = view.chips is not None
@@ -210,6 +211,16 @@ class Screen:
         else:
             self.odds_on.add(seat)
             self.show_odds(view)
+
+    def show_hint(self, view: PlayerView) -> None:
+        """`hint`: what the best bot would do here, from this seat's view alone."""
+        from ..review import judge  # numpy and the bots: loaded when a person first asks
+
+        if view.legal is None or not view.legal_actions or view.to_act != view.seat:
+            self.say("No hint: it is not your turn.")
+            return
+        for line in hint_lines(judge(view)):
+            self.say(line)
 
     def show_moves(self, view: PlayerView) -> None:
         for line in every_move(view):

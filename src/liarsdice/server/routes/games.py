@@ -1,4 +1,4 @@
-"""`/api/games`: the finished games (the History page's list) and each one's record."""
+"""`/api/games`: the finished games (the History page's list), each one's record and its analysis."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ...review import ANALYSIS_VERSION
 from ...rules import PRESETS
+from ..analysisrows import DONE, FAILED, QUEUED, analysis_state
 from ..limits import shown_number
 from ..storage import MAX_ID, GameRow, TableRow, as_utc
 from ..tablerows import recorded_forfeit
@@ -41,6 +43,27 @@ async def game_record(
         raise HTTPException(404, f"no finished game {game_id}")
     headers = {"Content-Disposition": f'attachment; filename="liarsdice-game-{game_id}.json"'} if download else {}
     return JSONResponse(record, headers=headers)
+
+
+@router.get("/api/games/{game_id}/analysis", response_model=None)
+async def game_analysis(request: Request, game_id: Annotated[int, PathParam(description=GAME_RULE)]) -> JSONResponse:
+    """The best bot's analysis of a finished game (docs/replay.md): 200 with it once made, 202
+    with its status while it waits or runs (ask again: it is being made), 404 for no such game,
+    422 with the reason if it cannot be made."""
+    if not 1 <= game_id <= MAX_ID:
+        raise HTTPException(404, f"no finished game {shown_number(game_id)}: game ids are 1 to {MAX_ID}")
+    manager = rooms(request)
+    state = await manager.store.call(lambda s: analysis_state(s, game_id, ANALYSIS_VERSION))
+    if state is None:
+        raise HTTPException(404, f"no finished game {game_id}")
+    if state.status == DONE:
+        return JSONResponse(state.data)
+    if state.status == FAILED:
+        raise HTTPException(422, f"game {game_id} could not be analysed: {state.reason}")
+    if state.status == QUEUED and manager.reviewer is not None:
+        manager.reviewer.request(game_id)  # here, unless it is queued here already
+    detail = "the best bot is analysing this game" if state.status != QUEUED else "this game waits for its analysis"
+    return JSONResponse({"status": state.status, "detail": detail}, status_code=202)
 
 
 def finished_games(session: Session) -> list[dict[str, Any]]:

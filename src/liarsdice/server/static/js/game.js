@@ -4,6 +4,7 @@
 
 import { $, bidWords, die, fill, h, parseBid, plural, wildBidNote, wildFace, wildWords } from "./common.js";
 import { renderActions, renderCup } from "./moves.js";
+import { renderHint } from "./hint.js";
 import { renderOdds } from "./odds.js";
 import { flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
 import { isEconomy } from "./rules.js";
@@ -33,6 +34,7 @@ export function renderGame() {
     $("#log-card").hidden = true;
     $("#actions").hidden = true;
     renderOdds();
+    renderHint();
     return;
   }
   const o = options();
@@ -99,6 +101,7 @@ export function renderGame() {
 
   renderActions();
   renderOdds();
+  renderHint();
   renderReveal();
   renderLog();
   tick();

@@ -7,6 +7,8 @@ import { $, bidWords, die, fill, h, prefs } from "./common.js";
 import { exactWord } from "./rules.js";
 
 let S, link, options;
+// What this socket last asked for (the server counts odds per socket): null, nothing yet.
+let asked = null;
 
 /** Lend this module the table page's state and helpers (once, before any render). */
 export function bindOdds(page) {
@@ -16,16 +18,25 @@ export function bindOdds(page) {
     askOdds();
     renderOdds();
   });
+  // The choice is the browser's: opened or closed in another tab at this seat (which took the
+  // seat over, say), it holds here too, and this socket asks for it at once.
+  window.addEventListener("storage", (event) => {
+    if (event.key !== "liarsdice:odds" && event.key !== null) return;
+    askOdds();
+    renderOdds();
+  });
 }
 
 /** Tell the server whether to send this seat's odds with its turns: it counts them only for a
  * seat that asked, on the socket that asked. */
 function askOdds() {
-  link.send({ type: "odds", show: !!prefs.odds });
+  const want = !!prefs.odds;
+  if (link.isOpen() && link.send({ type: "odds", show: want })) asked = want;
 }
 
-/** A new socket: ask again for the odds if the panel is open. */
+/** A new socket: it has asked for nothing; ask again for the odds if the panel is open. */
 export function oddsOnWelcome() {
+  asked = null;
   if (prefs.odds) askOdds();
 }
 
@@ -50,6 +61,9 @@ export function renderOdds() {
   toggle.textContent = open ? "Hide odds" : "Odds";
   panel.hidden = !open;
   if (!open) return;
+  // Open, but this socket never asked (the panel was opened in another tab, or before this
+  // socket took the seat): ask now, so it does not wait at "Counting…" for a toggle.
+  if (asked !== true) askOdds();
   if (!odds) {
     fill(panel, h("h3", { class: "odds-title", text: "Odds" }), h("p", { class: "small muted", text: "Counting…" }));
     return;

@@ -1,5 +1,6 @@
 // The replay page: a game record stepped through round by round and move by move, every die shown.
 
+import { bindAnalysis, followReplay, loadAnalysis, markBadge, renderMoveAnalysis } from "./analysis.js";
 import { $, api, bidWords, die, fill, formatDate, h, ordinal, parseBid, plural, wildFace } from "./common.js";
 import { forfeitLine, forfeitResult } from "./forfeit.js";
 import { describeAction, outcomeLines, rankingGroups, recordRounds, roundPosition } from "./rules.js";
@@ -97,7 +98,15 @@ function render() {
   });
   fill($("#round-seats"), seatRows);
 
-  const moves = round.steps.slice(0, k).map((s, i) => h("li", { class: i === k - 1 ? "current" : "", text: stepText(s) }));
+  // Each move goes to itself when picked, with its mark once the analysis has come.
+  const moves = round.steps.slice(0, k).map((s, i) =>
+    h(
+      "li",
+      { class: i === k - 1 ? "current" : "", "data-step": s.index },
+      h("a", { href: `#r${round.no}-${i + 1}`, class: "move-link", onclick: (ev) => (ev.preventDefault(), go(R.positions.findIndex((p) => p.r === r && p.k === i + 1))), text: stepText(s) }),
+      markBadge(s.index),
+    ),
+  );
   if (!moves.length) moves.push(h("li", { class: "muted", text: "The dice are rolled." }));
   if (k < round.steps.length) moves.push(h("li", { class: "muted small", text: `${plural(round.steps.length - k, "more move")} to come` }));
   const movesList = $("#moves");
@@ -143,6 +152,9 @@ function render() {
   $("#next-step").disabled = R.at === R.positions.length - 1;
   $("#next-round").disabled = R.at === R.positions.length - 1;
   $("#last").disabled = R.at === R.positions.length - 1;
+  // The analysis follows the replay: the card of its last move, the chart's mark.
+  renderMoveAnalysis(last && !atEnd ? last.index : null);
+  followReplay(atEnd ? Infinity : k > 0 ? last.index : round.index);
   const hash = atEnd ? "#end" : `#r${round.no}-${k}`;
   if (location.hash !== hash) history.replaceState(null, "", hash);
 }
@@ -172,6 +184,24 @@ function renderResult() {
   if (result.running_pot_award) lines.push(...Object.entries(result.running_pot_award).map(([n, v]) => `${n} takes the running pot of ${v}.`));
   if (result.chips) lines.push(`Chips: ${Object.entries(result.chips).map(([n, v]) => `${n} ${v}`).join(", ")}`);
   fill($("#final-lines"), lines.map((l) => h("li", { text: l })));
+}
+
+/** The position just after record step `step` (a move of a round, or the roll that starts it). */
+function positionAfter(step) {
+  let found = 0;
+  R.positions.forEach((p, i) => {
+    if (p.end) return;
+    const round = R.rounds[p.r];
+    const index = p.k > 0 ? round.steps[p.k - 1].index : round.index;
+    if (index <= step) found = i;
+  });
+  return found;
+}
+
+/** Record step `step` in words: "Round 2, move 3". */
+function stepWhere(step) {
+  const p = R.positions[positionAfter(step)];
+  return p.k > 0 ? `Round ${R.rounds[p.r].no}, move ${p.k}` : `Round ${R.rounds[p.r].no}, the roll`;
 }
 
 function go(i) {
@@ -272,6 +302,8 @@ async function init() {
     }
   });
   go(fromHash());
+  bindAnalysis({ go: (step) => go(positionAfter(step)), where: stepWhere });
+  loadAnalysis(GAME_ID, render);
 }
 
 init();

@@ -105,20 +105,21 @@ export function recordRounds(record) {
   const rounds = [];
   let current = null;
   let starter = null;
-  for (const step of record.steps || []) {
+  // `index`: the step's place in the record's `steps` (what an analysis names a move by).
+  for (const [index, step] of (record.steps || []).entries()) {
     if (step.chance === "starter") {
       starter = step.seat;
       if (current) current.nextStarter = step.seat;
     } else if (step.chance === "roll") {
-      current = { no: step.round ?? rounds.length + 1, hands: step.hands || {}, steps: [], starter, outcome: null };
+      current = { no: step.round ?? rounds.length + 1, index, hands: step.hands || {}, steps: [], starter, outcome: null };
       starter = null;
       rounds.push(current);
     } else if (step.chance === "reroll") {
-      if (current) current.steps.push({ kind: "reroll", seat: step.seat, faces: step.faces || [] });
+      if (current) current.steps.push({ kind: "reroll", seat: step.seat, faces: step.faces || [], index });
     } else if (step.seat !== undefined && Array.isArray(step.action)) {
       if (current) {
         if (current.starter === null) current.starter = step.seat;
-        current.steps.push({ kind: "action", seat: step.seat, action: step.action });
+        current.steps.push({ kind: "action", seat: step.seat, action: step.action, index });
       }
     }
   }

@@ -15,6 +15,7 @@ import { bindGate, enterTable, showGate } from "./gate.js";
 import { bindHost, hostSend, showHostError } from "./host.js";
 import { bindLink, link, showBanner } from "./link.js";
 import { bindLobby, renderConnection, renderTable } from "./lobby.js";
+import { bindHint, hintError, onHint } from "./hint.js";
 import { bindMoves, clearPending, hideActionError, renderActions, showActionError } from "./moves.js";
 import { bindOdds, oddsOnWelcome } from "./odds.js";
 import { bindReveal, closeReveal } from "./reveal.js";
@@ -84,6 +85,9 @@ function onMessage(msg) {
       S.chat = Array.isArray(msg.messages) ? msg.messages.slice(-200) : [];
       renderChat(true);
       break;
+    case "hint":
+      onHint(msg);
+      break;
     case "renamed":
       onRenamed(msg);
       break;
@@ -138,7 +142,7 @@ function onState(msg) {
 }
 
 function onError(msg) {
-  if (renameError(msg) || skipError(msg)) return; // said where it was asked
+  if (renameError(msg) || skipError(msg) || hintError(msg)) return; // said where it was asked
   const text = msg.message || msg.code || "The server refused that.";
   if (!S.welcomed && S.lastSent === "hello" && msg.code === "not_ready") {
     // The table is changing servers: it comes on this socket (the welcome hides the banner).
@@ -221,6 +225,7 @@ bindGate({ S, CODE });
 bindLink({ S, CODE, onMessage, clearPending, renderActions, renderConnection });
 bindMoves({ S, link, options, mySeat, isMyTurn, seatName });
 bindOdds({ S, link, options });
+bindHint({ S, link });
 bindChat({ S, link });
 bindRename({ S, link, CODE });
 bindSkip({ S, link, mySeat });
