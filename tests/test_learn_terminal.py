@@ -29,8 +29,8 @@ def _typed(lesson_name: str, index: int, move: tuple[object, ...]) -> str:
 
 
 class Learner:
-    """A person taking a lesson: at each step one wrong move (an illegal one where the step offers
-    one), then the right one; Enter between steps; then `answer` to the offer of a game, whose
+    """A person taking a lesson: at each step `look`, then the move of the first wrong button the
+    browser would offer, then the right move; Enter between steps; then `answer` to the offer of a game, whose
     moves a `Script` reads off the screen."""
 
     def __init__(self, console: Console, name: str, answer: str = "y") -> None:

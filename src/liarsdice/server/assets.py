@@ -32,6 +32,7 @@ STYLESHEETS = (
     "css/moves.css",
     "css/reveal.css",
     "css/replay.css",
+    "css/learn.css",
 )
 
 
