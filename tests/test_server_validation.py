@@ -189,9 +189,10 @@ def test_a_wrong_option_or_turn_timer_is_refused_by_name(client: TestClient) -> 
 
 
 def test_a_lessons_move_that_is_not_a_list_is_refused_by_name(client: TestClient) -> None:
-    refused(client.post("/api/learn/core/1", json={}), 422, "move is missing", MOVE)
-    refused(client.post("/api/learn/core/1", json={"move": "x" * LONG}), 422, f"move is text ({LONG:,} characters)", MOVE)
-    refused(client.post("/api/learn/core/1", json={"move": ["x"] * 50}), 422, "move", MOVE)
+    path = "/api/learn/core/1"
+    refused(client.post(path, json={}), 422, "move is missing", MOVE)
+    refused(client.post(path, json={"move": "x" * LONG}), 422, f"move is text ({LONG:,} characters)", MOVE)
+    refused(client.post(path, json={"move": ["x"] * 50}), 422, "move", MOVE)
 
 
 def test_a_number_too_big_to_be_finite_is_not_echoed(client: TestClient) -> None:
