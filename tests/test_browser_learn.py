@@ -134,6 +134,35 @@ def test_a_newcomer_takes_the_first_lesson_then_plays_a_game_with_the_odds(
     ctx.close()
 
 
+@pytest.mark.parametrize("name", [name for name in LESSONS if name != "core"])
+def test_every_other_lesson_can_be_taken_in_the_browser(server: Server, browser: Any, name: str) -> None:
+    """Pushed dice, votes, chips and a step at other rules: each step's right move, its reveal."""
+    errors: list[str] = []
+    ctx = browser.new_context(**LAPTOP)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    _watch_errors(page, name, errors)
+    page.goto(f"{server.url}/learn/{name}")
+    lesson = LESSONS[name]
+    for index, step in enumerate(lesson.steps):
+        page.wait_for_selector("#step-moves button:not([disabled])")
+        assert page.locator("#step-title").inner_text() == step.title
+        if step.state.get("chips"):
+            assert f"{step.state['chips']['You']} chip" in page.locator('.lesson-seat[data-seat="You"]').inner_text()
+        right = next(c for c in step.choices if c.move in step.accept)
+        _button(page, right.label).click()
+        assert " ".join(step.right.split()) in _feedback(page, "right")
+        if step.reveal_count is not None:
+            assert f": {step.reveal_count} against the bid" in page.locator("#step-feedback").inner_text()
+        if index + 1 < len(lesson.steps):
+            page.click("#step-next")
+    page.wait_for_selector("#done-card:not([hidden])")
+    page.goto(server.url + "/learn")
+    assert "Done" in page.locator(f'.lesson-item[data-lesson="{name}"]').inner_text()
+    assert not errors, errors
+    ctx.close()
+
+
 def test_a_table_links_to_the_lesson_of_its_rules(server: Server, browser: Any) -> None:
     for preset, lesson in (("soar", "soar"), ("perudo", "wilds"), ("tavern", "tavern")):
         page, _ = _host(browser, server, preset, {"num_players": 3}, **LAPTOP)

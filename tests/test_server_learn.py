@@ -88,6 +88,19 @@ def test_a_right_move_and_a_wrong_one_are_judged_and_explained(client: TestClien
     assert to_json(judge_list(lesson, 1, ["bid", 2, 6]), ("You", "Ana", "Ben")) == refused
 
 
+def test_a_push_is_judged_with_its_scripted_reroll_and_the_hand_counted_once(client: TestClient) -> None:
+    push = client.post("/api/learn/soar/3", json={"move": ["bid", 4, 5, {"push": [5, 1, 5]}]}).json()
+    assert push["right"], push
+    reveal = push["reveal"]
+    assert sorted(reveal["hands"]["You"]) == [1, 3, 5, 5, 5] and reveal["pushed"] == {"You": [1, 5, 5]}
+    assert reveal["count"] == LESSONS["soar"].steps[2].reveal_count == 5
+    plain = client.post("/api/learn/soar/3", json={"move": ["bid", 4, 5]}).json()
+    assert not plain["right"] and plain["legal"] and plain["explanation"].startswith("That bid is fine")
+    tavern = client.get("/api/learn/tavern").json()["steps"][4]
+    assert tavern["words"]["bid"] == "claim" and tavern["bet"] == 3
+    assert tavern["seats"][0]["chips"] == 1
+
+
 @pytest.mark.parametrize(
     ("path", "body", "status", "message"),
     [

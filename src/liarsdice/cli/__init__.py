@@ -1,7 +1,8 @@
 """The `liarsdice` command.
 
 One Typer app made of a module per command group, each with its own `commands`: records
-(scenario, replay), play, serve, solve, train, arena, exploit, presets, and the `bot` sub-app;
+(scenario, replay), play, serve, solve, train, arena, exploit, presets, learn, and the `bot`
+sub-app;
 options.py holds what several of them share, help.py how the command shows itself. Every heavy
 dependency (numpy, numba, the server's, Ray...) is imported inside the command that needs it, so
 that `liarsdice --help` and `liarsdice play` start fast.

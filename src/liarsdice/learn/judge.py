@@ -246,10 +246,6 @@ def count_of(lesson: Lesson, step: Step, count: Count) -> int:
     return outcome.count
 
 
-def hand_of(lesson: Lesson, index: int, seat: str) -> tuple[int, ...]:
-    return tuple(lesson.steps[index].dice[seat])
-
-
 def describe_before(lesson: Lesson, index: int) -> list[str]:
     """The moves made before the player's turn, in words."""
     state = position(lesson, lesson.steps[index])
@@ -263,7 +259,9 @@ def to_json(verdict: Verdict, seats: Sequence[str]) -> dict[str, Any]:
     reveal: dict[str, Any] | None = None
     if o is not None:
         reveal = {
-            "hands": {seats[s]: list(o.hands[s]) + list(o.pushed[s]) for s in o.active},
+            # a hand is every die of the seat, the pushed ones among them
+            "hands": {seats[s]: list(o.hands[s]) for s in o.active},
+            "pushed": {seats[s]: list(o.pushed[s]) for s in o.active if o.pushed[s]},
             "bid": [o.bid.quantity, o.bid.face] if o.bid is not None else None,
             "count": o.count,
             "lines": list(verdict.reveal),

@@ -111,7 +111,11 @@ def step_json(lesson: Lesson, index: int) -> dict[str, Any]:
         "standing": [view.standing_bid.quantity, view.standing_bid.face] if view.standing_bid is not None else None,
         "bet": view.current_bet,
         "pot": view.round_pot,
-        "words": {"challenge": challenge_word(o), "exact": exact_word(o)},
+        "words": {
+            "bid": "claim" if o.economy is not None else "bid",
+            "challenge": challenge_word(o),
+            "exact": exact_word(o),
+        },
         "choices": [{"move": list(c.move), "label": c.label} for c in step.choices],
     }
 

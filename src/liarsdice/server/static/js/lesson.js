@@ -52,8 +52,8 @@ function renderTable(step) {
     h("ul", { class: "lesson-seats" }, step.seats.map((s) => seatRow(s, step))),
     step.history.length
       ? h("div", { class: "lesson-history" }, h("h3", { class: "small", text: "This round" }), h("ol", { class: "lines small lesson-log" }, step.history.map((line) => h("li", { text: line }))))
-      : h("p", { class: "small muted", text: "No bids yet this round: you open." }),
-    step.standing ? h("p", { class: "lesson-standing" }, "Standing bid: ", h("strong", { text: bidText(step.standing) })) : null,
+      : h("p", { class: "small muted", text: `No ${step.words.bid}s yet this round: you open.` }),
+    step.standing ? h("p", { class: "lesson-standing" }, `Standing ${step.words.bid}: `, h("strong", { text: bidText(step.standing) })) : null,
   );
 }
 
