@@ -165,6 +165,15 @@ def right_actions(lesson: Lesson, index: int) -> tuple[Action, ...]:
     return tuple(read_move(state, move) for move in lesson.steps[index].accept)
 
 
+def refusal(step: Step, error: IllegalAction, text: str, kind: str) -> str:
+    """Why a move the rules refuse is refused: the engine's reason, then the step's word on it
+    (its word on refused moves only for a kind of move the step offers: the step's "illegal"
+    text is about the moves it is teaching)."""
+    offered = {choice.move[0] for choice in step.choices}
+    why = step.wrong.get(text) or (step.wrong.get("illegal") if kind in offered else None)
+    return f"Not allowed: {error}." + (f" {why}" if why else "")
+
+
 def _outcome(events: Sequence[Event]) -> RoundOutcome | None:
     for event in events:
         if isinstance(event, RoundResolved):
@@ -185,8 +194,7 @@ def judge(lesson: Lesson, index: int, action: Action) -> Verdict:
     try:
         after, events = _play(state, action, me, step.reroll if right else None)
     except IllegalAction as e:
-        why = step.wrong.get(text) or step.wrong.get("illegal") or "The rules do not allow that move here."
-        return Verdict(False, False, kind, text, f"Not allowed: {e}. {why}", (), None, ())
+        return Verdict(False, False, kind, text, refusal(step, e, text, kind), (), None, ())
     if right:
         after, more = _script(after, step.then)
         events += more
@@ -207,10 +215,8 @@ def judge_list(lesson: Lesson, index: int, move: ListMove | Sequence[Any]) -> Ve
     try:
         action = read_move(state, move)
     except IllegalAction as e:
-        step = lesson.steps[index]
-        why = step.wrong.get("illegal") or "The rules do not allow that move here."
-        kind = str(move[0]) if move else "move"
-        return Verdict(False, False, kind, kind, f"Not allowed: {e}. {why}", (), None, ())
+        kind = str(move[0])
+        return Verdict(False, False, kind, kind, refusal(lesson.steps[index], e, kind, kind), (), None, ())
     return judge(lesson, index, action)
 
 
