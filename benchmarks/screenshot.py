@@ -3,6 +3,7 @@
     python benchmarks/screenshot.py [--out docs/images/table.png] [--moves 1] [--colours 128]
     python benchmarks/screenshot.py --odds          # docs/images/odds.png: the odds panel open
     python benchmarks/screenshot.py --analysis      # docs/images/analysis.png: a game's analysis
+    python benchmarks/screenshot.py --lesson [core] [--step N]   # docs/images/lesson.png
 
 Starts `liarsdice serve` on a free port with a temporary data directory (nothing of yours is
 read or written), creates a table for four on the home page as a person would, fills the empty
@@ -12,7 +13,10 @@ PNG to a palette of colours, so that it stays small in the repository. With `--o
 the odds panel (the Odds toggle, as a person would) and saves the game's card whole, the panel
 in it. With `--analysis` it plays a whole game of three (Ann's moves: the lowest bid, or a
 challenge now and then), opens its replay from the history, waits for the best bot's analysis,
-goes to the biggest turning point in the summary and saves the whole page. Needs Playwright and
+goes to the biggest turning point in the summary and saves the whole page. With `--lesson` it
+takes a lesson at /learn/LESSON as a newcomer would, the right move at each step up to step N
+(by default the first where another player answers the move and the cups are lifted), and
+saves that step's card with its verdict and reveal. Needs Playwright and
 Debian's chromium at /usr/bin/chromium, as the browser tests do. The dice are the server's
 luck, so a new screenshot differs from the last in its dice and bids.
 """
@@ -157,6 +161,27 @@ def analysed_replay(page: Any, url: str) -> bytes:
     return page.screenshot(full_page=True)  # type: ignore[no-any-return]
 
 
+def take_a_lesson(page: Any, url: str, name: str, step: int | None) -> None:
+    """Open the lesson, make the right move of each step up to `step` (from 1), and leave its
+    verdict on show."""
+    from liarsdice.learn import find_lesson
+
+    lesson = find_lesson(name)
+    if step is None:
+        step = next((i + 1 for i, s in enumerate(lesson.steps) if s.then), len(lesson.steps))
+    if not 1 <= step <= len(lesson.steps):
+        raise SystemExit(f"--step is 1 to {len(lesson.steps)} for the lesson {lesson.name}, not {step}")
+    page.goto(f"{url}/learn/{lesson.name}")
+    page.wait_for_selector("#step-moves button")
+    for index in range(step):
+        s = lesson.steps[index]
+        label = next(c.label for c in s.choices if c.move in s.accept)
+        page.locator("#step-moves button", has_text=label).first.click()
+        page.wait_for_selector("#step-feedback.right:not([hidden])")
+        if index + 1 < step:
+            page.click("#step-next")
+
+
 def small_png(png: bytes, colours: int) -> bytes:
     """The same picture with a palette of `colours`: a page's flat colours lose nothing to see."""
     from PIL import Image
@@ -171,14 +196,35 @@ def small_png(png: bytes, colours: int) -> bytes:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, help="docs/images/table.png, or odds.png with --odds")
+    parser.add_argument(
+        "--out", type=Path, help="docs/images/table.png, odds.png with --odds, lesson.png with --lesson"
+    )
     parser.add_argument("--moves", type=int, default=1, help="Ann's bids before the screenshot (1)")
     parser.add_argument("--colours", type=int, default=128, help="the PNG's palette (128)")
     parser.add_argument("--odds", action="store_true", help="open the odds panel and save the game's card")
     parser.add_argument("--analysis", action="store_true", help="play a game and save its analysed replay")
+    parser.add_argument("--lesson", nargs="?", const="core", help="take this lesson (core) and save a step's card")
+    parser.add_argument("--step", type=int, help="with --lesson: the step shown (the first the others answer)")
     args = parser.parse_args()
-    name = "analysis.png" if args.analysis else "odds.png" if args.odds else "table.png"
-    out: Path = args.out or ROOT / "docs" / "images" / name
+    if args.step is not None and args.lesson is None:
+        parser.error("--step goes with --lesson")
+    if args.lesson is not None:
+        from liarsdice.learn import UnknownLesson, find_lesson
+
+        try:
+            find_lesson(args.lesson)
+        except UnknownLesson as e:
+            parser.error(str(e))
+    image = (
+        "lesson.png"
+        if args.lesson is not None
+        else "analysis.png"
+        if args.analysis
+        else "odds.png"
+        if args.odds
+        else "table.png"
+    )
+    out: Path = args.out or ROOT / "docs" / "images" / image
 
     from playwright.sync_api import sync_playwright
 
@@ -192,6 +238,9 @@ def main() -> None:
                 if args.analysis:
                     play_a_whole_game(page, url)
                     png = analysed_replay(page, url)
+                elif args.lesson is not None:
+                    take_a_lesson(page, url, args.lesson, args.step)
+                    png = page.locator("#step-card").screenshot()
                 elif args.odds:
                     play_to_a_busy_table(page, url, args.moves)
                     page.evaluate("() => window.scrollTo(0, 0)")

@@ -30,6 +30,7 @@ SENT = "x" * 100  # never seen in an answer: at most a short prefix of what was 
 PRESETS = "a preset is one of jokers"  # the preset field's rule (the list goes on)
 TOKEN = "the token shown when the bot account was made"
 FORM = "application/x-www-form-urlencoded"
+MOVE = "a move in the table socket's list form"
 
 # Every route with a body: its address, a body it reads, and for each field the words of its rule.
 ROUTES: list[tuple[str, dict[str, Any], dict[str, str]]] = [
@@ -38,8 +39,14 @@ ROUTES: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     ("/api/tables", {"preset": "perudo", "name": "Ann"}, {"preset": PRESETS, "name": NAME_RULE}),
     ("/api/tables/ABCDEF/join", {"name": "Ann"}, {"name": NAME_RULE}),
     ("/api/rules", {"preset": "perudo"}, {"preset": PRESETS}),
+    ("/api/learn/core/game", {"name": "Ann"}, {"name": NAME_RULE}),
+    ("/api/learn/core/1", {"move": ["challenge"]}, {"move": MOVE}),
 ]
-FIELDS = [(path, body, field, rule) for path, body, rules in ROUTES for field, rule in rules.items()]
+# The route each address above is of, where it is not the address itself.
+ROUTE_OF = {"/api/tables/ABCDEF/join": "/api/tables/{code}/join", "/api/learn/core/game": "/api/learn/{name}/game"}
+ROUTE_OF["/api/learn/core/1"] = "/api/learn/{name}/{step}"
+# The fields above that are text (the others, a lesson's move, are lists: a test of their own).
+FIELDS = [(path, body, field, rule) for path, body, rules in ROUTES for field, rule in rules.items() if rule != MOVE]
 # Every route with a query: its address and its parameters.
 QUERIES = {"/api/games/{game_id}": {"download"}, "/api/ladder": {"preset"}}
 
@@ -96,7 +103,7 @@ def test_every_route_with_a_body_or_query_is_covered_and_says_what_it_takes(clie
             if route.path.startswith("/api/"):
                 assert param.field_info.description, (route.path, param.alias)
     assert queries == QUERIES
-    covered = {path.replace("ABCDEF", "{code}"): rules for path, _, rules in ROUTES}
+    covered = {ROUTE_OF.get(path, path): rules for path, _, rules in ROUTES}
     assert set(bodies) == set(covered)
     for path, fields in bodies.items():
         for name, field in fields.items():
@@ -179,6 +186,13 @@ def test_a_wrong_option_or_turn_timer_is_refused_by_name(client: TestClient) -> 
     refused(r, 422, "unknown option", f"{LONG:,} characters")
     r = client.post("/api/rules", json={"preset": "perudo", "options": {"faces": list(range(10_000))}})
     refused(r, 422, "option faces must be a whole number", "characters left out")
+
+
+def test_a_lessons_move_that_is_not_a_list_is_refused_by_name(client: TestClient) -> None:
+    path = "/api/learn/core/1"
+    refused(client.post(path, json={}), 422, "move is missing", MOVE)
+    refused(client.post(path, json={"move": "x" * LONG}), 422, f"move is text ({LONG:,} characters)", MOVE)
+    refused(client.post(path, json={"move": ["x"] * 50}), 422, "move", MOVE)
 
 
 def test_a_number_too_big_to_be_finite_is_not_echoed(client: TestClient) -> None:

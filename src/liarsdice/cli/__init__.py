@@ -1,7 +1,8 @@
 """The `liarsdice` command.
 
 One Typer app made of a module per command group, each with its own `commands`: records
-(scenario, replay), analyse, play, serve, solve, train, arena, exploit, presets, and the `bot` sub-app;
+(scenario, replay), analyse, play, serve, solve, train, arena, exploit, presets, learn, and the
+`bot` sub-app;
 options.py holds what several of them share, help.py how the command shows itself. Every heavy
 dependency (numpy, numba, the server's, Ray...) is imported inside the command that needs it, so
 that `liarsdice --help` and `liarsdice play` start fast.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import typer
 
-from . import analyse, arena, bot, exploit, play, presets, records, serve, solve, train
+from . import analyse, arena, bot, exploit, learn, play, presets, records, serve, solve, train
 from .help import Group
 
 app = typer.Typer(
@@ -25,7 +26,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 # Added without a name, a group's commands join the app's own, in this order (`liarsdice --help`).
-for group in (records, analyse, play, serve, solve, train, arena, exploit, presets):
+for group in (records, analyse, play, serve, solve, train, arena, exploit, presets, learn):
     app.add_typer(group.commands)
 app.add_typer(bot.commands, name="bot")
 

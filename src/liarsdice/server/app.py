@@ -22,7 +22,7 @@ from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
 from .reviewer import Reviewer
-from .routes import bots, games, ladder, operations, tables, tablesocket
+from .routes import bots, games, ladder, learn, operations, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
 from .sizes import RequestLimits
@@ -103,6 +103,14 @@ def create_app(
     # table's /ws/{code}, which would take "bot"): not include_router, which newer FastAPI keeps
     # as one opaque entry per router, so the app lists every route it serves, as validation.py
     # and the tests that check each route's parameters read them.
-    for router in (operations.router, tables.router, bots.router, games.router, ladder.router, tablesocket.router):
+    for router in (
+        operations.router,
+        tables.router,
+        bots.router,
+        games.router,
+        ladder.router,
+        learn.router,
+        tablesocket.router,
+    ):
         app.router.routes.extend(router.routes)
     return app

@@ -33,6 +33,7 @@ STYLESHEETS = (
     "css/reveal.css",
     "css/replay.css",
     "css/analysis.css",
+    "css/learn.css",
 )
 
 

@@ -8,6 +8,7 @@ The API (`/api/...`) and the other machine addresses keep their JSON errors.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +20,8 @@ from markupsafe import Markup
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..learn import FIRST as FIRST_LESSON
+from ..learn import lesson_for
 from ..levels import DEFAULT as DEFAULT_LEVEL
 from ..levels import STRONGEST_FIRST
 from ..rulebook import rulebook
@@ -51,6 +54,9 @@ TITLES = {
     422: "That address is not right",
 }
 FORM_TITLE = "That was not sent right"  # a form's post the API could not read
+
+# Each preset's lesson as [name, title], in JSON: the table page's "Learn these rules" (rulesbox.js).
+LESSON_LINKS = json.dumps({name: [lesson_for(name).name, lesson_for(name).title] for name in PRESETS})
 
 
 def is_page(path: str) -> bool:
@@ -131,12 +137,13 @@ def install(app: FastAPI) -> None:
 
     @app.get("/", include_in_schema=False)
     async def home() -> HTMLResponse:
-        return render("home.html")
+        return render("home.html", first_lesson=FIRST_LESSON)
 
     @app.get("/t/{code}", include_in_schema=False)
     async def table_page(code: str) -> HTMLResponse:
         # The bot levels as the page shows them before it has asked /api/bots (botlevels.js).
-        return render("table.html", levels=STRONGEST_FIRST, default_level=DEFAULT_LEVEL)
+        # Each preset's lesson, for the Rules box's "Learn these rules" (rulesbox.js).
+        return render("table.html", levels=STRONGEST_FIRST, default_level=DEFAULT_LEVEL, lessons=LESSON_LINKS)
 
     @app.get("/history", include_in_schema=False)
     async def history_page() -> HTMLResponse:

@@ -8,7 +8,8 @@ it happens, the reveal at the end of each round and the final ranking; the recor
 steps, so that a game stopped after some moves still leaves a record. Once the people at the
 keyboard are out, they may skip the bots' remaining rounds straight to the final ranking. What
 the screen says is computed from a view with no I/O: the moves a seat may make (moves.py) and
-what `help` shows (help.py).
+what `help` shows (help.py). A lesson (`liarsdice learn`, lesson.py) shows its steps on the same
+screen and reads the same moves, then plays its short game through `run_play`.
 """
 
 from .help import move_syntax, rules_summary

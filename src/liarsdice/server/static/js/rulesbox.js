@@ -15,6 +15,7 @@ export async function renderRulesBox(table) {
   const more = $("#rules-full");
   more.href = `/rules/${encodeURIComponent(table.preset)}`;
   more.textContent = `The full rules of ${table.title || table.preset}`;
+  showLesson(table.preset);
   // The short summary at once, the whole rules when the server has worded them.
   if (!box.querySelector(".rules-section")) fill(box, h("p", { class: "rules-summary", text: rulesSummary(table.options).join(" · ") }));
   let book;
@@ -33,4 +34,19 @@ export async function renderRulesBox(table) {
       h("section", { class: "rules-section" }, h("h3", { text: s.title }), h("ul", { class: "rules-lines" }, s.lines.map((line) => h("li", { text: line })))),
     ),
   );
+}
+
+// The lesson of this table's preset (the page holds each preset's, from the server).
+function showLesson(preset) {
+  const link = $("#rules-learn");
+  let lessons = {};
+  try {
+    lessons = JSON.parse(link.dataset.lessons || "{}");
+  } catch {
+    lessons = {};
+  }
+  const found = lessons[preset];
+  if (!found) return;
+  link.href = `/learn/${encodeURIComponent(found[0])}`;
+  link.textContent = `Learn these rules: ${found[1]}`;
 }
