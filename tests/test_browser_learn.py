@@ -183,7 +183,7 @@ def test_a_lesson_can_be_taken_again_and_a_wrong_move_shows_the_reveal(server: S
     page.wait_for_selector("#step-moves button")
     _button(page, "Call bluff").click()
     said = _feedback(page, "wrong")
-    assert "Counted 5s: 4 against the bid 4x5." in said and "You lose 1 die." in said
+    assert "Counted 5s: 4 against the bid 4 × 5s." in said and "You lose 1 die." in said
     _button(page, "Spot-on!").click()
     assert "Ana loses 1 die; Ben loses 1 die." in _feedback(page, "right")
     page.click("#step-next")

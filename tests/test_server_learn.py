@@ -64,7 +64,7 @@ def test_a_lesson_page_and_its_steps(client: TestClient) -> None:
     assert "6, 3, 1, 4" not in str(data)
     assert first["choices"][0] == {"move": ["bid", 2, 3], "label": "Bid two 3s"}
     second = data["steps"][1]
-    assert second["history"] == ["Ana bids 2x4", "Ben bids 3x2"] and second["standing"] == [3, 2]
+    assert second["history"] == ["Ana bids 2 × 4s", "Ben bids 3 × 2s"] and second["standing"] == [3, 2]
     index = client.get("/api/learn").json()
     assert [lesson["name"] for lesson in index["lessons"]] == list(LESSONS)
     assert index["presets"] == preset_lessons()
@@ -78,6 +78,7 @@ def test_a_right_move_and_a_wrong_one_are_judged_and_explained(client: TestClien
     assert verdict["explanation"] == LESSONS["core"].steps[2].right
     assert verdict["reveal"]["count"] == 2 and verdict["reveal"]["hands"]["Ana"] == [2, 6, 4, 4]
     assert "Ben loses 1 die." in verdict["reveal"]["lines"]
+    assert any(line.startswith("Counted") and " × " in line for line in verdict["reveal"]["lines"])
     wrong = client.post("/api/learn/core/4", json={"move": ["challenge"]}).json()
     assert not wrong["right"] and wrong["legal"] and "You lose 1 die." in wrong["reveal"]["lines"]
     refused = client.post("/api/learn/core/2", json={"move": ["bid", 2, 6]}).json()

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .rules import (
     Accuse,
     AllIn,
+    Bid,
     BidAction,
     Challenge,
     Claim,
@@ -100,14 +101,25 @@ def faces_text(faces: Sequence[int]) -> str:
     return " ".join(str(f) for f in faces) if faces else "-"
 
 
-def describe_turn(turn: Turn, seats: Sequence[str], options: Options) -> str:
+def bid_words(bid: Bid) -> str:
+    """A bid as the browser writes it: "3 × 5s", "1 × 6"."""
+    return f"{bid.quantity} × {bid.face}{'' if bid.quantity == 1 else 's'}"
+
+
+def object_name(name: str) -> str:
+    """A seat's name where it is the object of a verb: "you", not "You", mid-sentence."""
+    return "you" if name == "You" else name
+
+
+def describe_turn(turn: Turn, seats: Sequence[str], options: Options, bid_text: Callable[[Bid], str] = str) -> str:
+    """A move in words; `bid_text` writes a bid (the terminal's "3x5" unless told)."""
     who = seats[turn.seat]
     a = turn.action
     if isinstance(a, BidAction):
         push = f", pushing {faces_text(a.push)}" if a.push else ""
-        return says(who, "bids", f"{a.bid}{push}")
+        return says(who, "bids", f"{bid_text(a.bid)}{push}")
     if isinstance(a, Claim):
-        parts = [says(who, "claims", str(a.bid))]
+        parts = [says(who, "claims", bid_text(a.bid))]
         if a.raise_to is not None:
             parts.append(f"raising the bet to {a.raise_to}")
         if a.push:
@@ -117,7 +129,7 @@ def describe_turn(turn: Turn, seats: Sequence[str], options: Options) -> str:
         return says(who, "passes") + (f", pushing {faces_text(a.push)}" if a.push else "")
     if isinstance(a, Challenge):
         word = "calls" if options.exact == "others_lose" else "challenges"
-        return says(who, word, seats[a.target])
+        return says(who, word, object_name(seats[a.target]))
     if isinstance(a, Exact):
         return says(who, "calls", exact_word(options))
     if isinstance(a, Vote):
@@ -131,8 +143,10 @@ def describe_turn(turn: Turn, seats: Sequence[str], options: Options) -> str:
     return f"{who}: {format_action(a, seats)}"
 
 
-def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Options) -> list[str]:
-    """The reveal and its consequences, one line each."""
+def describe_outcome(
+    outcome: RoundOutcome, seats: Sequence[str], options: Options, bid_text: Callable[[Bid], str] = str
+) -> list[str]:
+    """The reveal and its consequences, one line each; `bid_text` as in `describe_turn`."""
     lines: list[str] = []
     name = seats.__getitem__
     for seat in outcome.active:
@@ -144,7 +158,7 @@ def describe_outcome(outcome: RoundOutcome, seats: Sequence[str], options: Optio
         f = outcome.bid.face
         counted = f"{f}s" + (f" (with wild {wild}s)" if wild is not None and f != wild else "")
         what = "claim" if options.economy is not None else "bid"
-        lines.append(f"Counted {counted}: {outcome.count} against the {what} {outcome.bid}.")
+        lines.append(f"Counted {counted}: {outcome.count} against the {what} {bid_text(outcome.bid)}.")
     if outcome.kind == "challenge" and outcome.caller is not None and outcome.target is not None:
         if outcome.pass_valid is not None:
             verdict = "valid" if outcome.pass_valid else "not valid"

@@ -8,7 +8,7 @@ move here, so the same move gets the same answer and the same explanation everyw
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +16,7 @@ from ..rules import (
     Accuse,
     Action,
     AllIn,
+    Bid,
     BidAction,
     Challenge,
     Claim,
@@ -181,8 +182,9 @@ def _outcome(events: Sequence[Event]) -> RoundOutcome | None:
     return None
 
 
-def judge(lesson: Lesson, index: int, action: Action) -> Verdict:
-    """The verdict on `action`, made by the player at step `index`."""
+def judge(lesson: Lesson, index: int, action: Action, bid_text: Callable[[Bid], str] = str) -> Verdict:
+    """The verdict on `action`, made by the player at step `index`; bids in its words written by
+    `bid_text` (the terminal's "3x5"; the browser's "3 × 5s")."""
     step = lesson.steps[index]
     state = at_step(lesson, index)
     me = state.to_act
@@ -198,9 +200,9 @@ def judge(lesson: Lesson, index: int, action: Action) -> Verdict:
     if right:
         after, more = _script(after, step.then)
         events += more
-    said = tuple(describe_turn(e, seats, options) for e in events if isinstance(e, Turn))
+    said = tuple(describe_turn(e, seats, options, bid_text) for e in events if isinstance(e, Turn))
     outcome = _outcome(events)
-    reveal = tuple(describe_outcome(outcome, seats, options)) if outcome is not None else ()
+    reveal = tuple(describe_outcome(outcome, seats, options, bid_text)) if outcome is not None else ()
     if right:
         explanation = step.right
     else:
@@ -208,7 +210,9 @@ def judge(lesson: Lesson, index: int, action: Action) -> Verdict:
     return Verdict(right, True, kind, text, explanation, said, outcome, reveal)
 
 
-def judge_list(lesson: Lesson, index: int, move: ListMove | Sequence[Any]) -> Verdict:
+def judge_list(
+    lesson: Lesson, index: int, move: ListMove | Sequence[Any], bid_text: Callable[[Bid], str] = str
+) -> Verdict:
     """The verdict on a list-form move (the browser's); BadMove if it is not one. A move the
     rules refuse is a verdict (not right, not legal), as a typed one is."""
     state = at_step(lesson, index)
@@ -217,7 +221,7 @@ def judge_list(lesson: Lesson, index: int, move: ListMove | Sequence[Any]) -> Ve
     except IllegalAction as e:
         kind = str(move[0])
         return Verdict(False, False, kind, kind, refusal(lesson.steps[index], e, kind, kind), (), None, ())
-    return judge(lesson, index, action)
+    return judge(lesson, index, action, bid_text)
 
 
 def count_of(lesson: Lesson, step: Step, count: Count) -> int:
@@ -252,11 +256,11 @@ def count_of(lesson: Lesson, step: Step, count: Count) -> int:
     return outcome.count
 
 
-def describe_before(lesson: Lesson, index: int) -> list[str]:
-    """The moves made before the player's turn, in words."""
+def describe_before(lesson: Lesson, index: int, bid_text: Callable[[Bid], str] = str) -> list[str]:
+    """The moves made before the player's turn, in words (bids written by `bid_text`)."""
     state = position(lesson, lesson.steps[index])
     _, events = _script(state, lesson.steps[index].before)
-    return [describe_turn(e, state.seats, state.options) for e in events if isinstance(e, Turn)]
+    return [describe_turn(e, state.seats, state.options, bid_text) for e in events if isinstance(e, Turn)]
 
 
 def to_json(verdict: Verdict, seats: Sequence[str]) -> dict[str, Any]:

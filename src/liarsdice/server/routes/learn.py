@@ -27,7 +27,7 @@ from ...learn import (
 )
 from ...levels import LADDER, resolve
 from ...rules import find_preset
-from ...text import challenge_word, exact_word
+from ...text import bid_words, challenge_word, exact_word
 from ..limits import NAME_RULE, RoomError
 from ..render import render
 from ..tablerows import Seat
@@ -107,7 +107,7 @@ def step_json(lesson: Lesson, index: int) -> dict[str, Any]:
         "faces": o.faces,
         "wild": view.wild,
         "one_die_round": view.one_die_round,
-        "history": describe_before(lesson, index),
+        "history": describe_before(lesson, index, bid_words),
         "standing": [view.standing_bid.quantity, view.standing_bid.face] if view.standing_bid is not None else None,
         "bet": view.current_bet,
         "pot": view.round_pot,
@@ -175,7 +175,7 @@ async def lesson_move(name: LessonName, step: StepNumber, body: LessonMove) -> d
     lesson = _lesson(name)
     index = _index(lesson, step)
     try:
-        verdict = judge_list(lesson, index, body.move)
+        verdict = judge_list(lesson, index, body.move, bid_words)
     except BadMove as e:
         raise HTTPException(422, f"{e}") from None
     return to_json(verdict, at_step(lesson, index).seats)

@@ -110,7 +110,7 @@ export function renderMoveAnalysis(step) {
   const facts = [
     row("Move made", `${d.move} · ${valueText(d.value, unit)}`, "fact-made"),
     row("Best move", `${d.best} · ${valueText(d.best_value, unit)}`, "fact-best"),
-    row("Loss", d.loss > 0.004 ? valueText(-d.loss, unit) : "none: as good as the best", "fact-loss"),
+    row("Cost against the best", d.loss > 0.004 ? `${d.loss.toFixed(2)} ${unit === "chips" ? "chips" : "dice"}` : "none: as good as the best", "fact-loss"),
   ];
   if (d.holds !== null && d.holds !== undefined) facts.push(row(holdsLabel(d), percent(d.holds), "fact-holds"));
   facts.push(row("Source", h("span", { class: `badge source-${sourceWord(d.source)}`, text: sourceWord(d.source) }), "fact-source"));
