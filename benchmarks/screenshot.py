@@ -81,12 +81,12 @@ def start_server(data: Path) -> tuple[subprocess.Popen[str], str]:
     return proc, found[0]
 
 
-def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
-    """Create a Perudo table for four on the home page, seat bots, start, and make Ann's moves."""
+def start_a_perudo_table(page: Any, url: str, players: int) -> None:
+    """Create a Perudo table on the home page as Ann, fill the other seats with bots and start."""
     page.goto(url + "/")
     page.wait_for_selector('#preset option[value="perudo"]', state="attached")
     page.select_option("#preset", "perudo")
-    page.fill("#players", "4")
+    page.fill("#players", str(players))
     page.fill("#turn-seconds", "0")
     page.fill("#create-name", "Ann")
     page.click("#create-btn")
@@ -96,6 +96,11 @@ def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
     page.wait_for_selector("#start:not([disabled])")
     page.click("#start")
     page.wait_for_selector("#cup .die")
+
+
+def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
+    """Create a Perudo table for four on the home page, seat bots, start, and make Ann's moves."""
+    start_a_perudo_table(page, url, 4)
     made = 0
     deadline = time.monotonic() + 120
     while made < moves:
@@ -116,19 +121,7 @@ def play_to_a_busy_table(page: Any, url: str, moves: int) -> None:
 
 def play_a_whole_game(page: Any, url: str) -> None:
     """A Perudo game of three (three dice each) against bots, played to its end as Ann."""
-    page.goto(url + "/")
-    page.wait_for_selector('#preset option[value="perudo"]', state="attached")
-    page.select_option("#preset", "perudo")
-    page.fill("#players", "3")
-    page.fill("#turn-seconds", "0")
-    page.fill("#create-name", "Ann")
-    page.click("#create-btn")
-    page.wait_for_url(re.compile(r"/t/[A-Z0-9]+$"))
-    page.wait_for_selector("#host-controls:not([hidden])")
-    page.click("#fill-bots")
-    page.wait_for_selector("#start:not([disabled])")
-    page.click("#start")
-    page.wait_for_selector("#cup .die")
+    start_a_perudo_table(page, url, 3)
     turns = 0
     deadline = time.monotonic() + 600
     while not page.locator("#result-card").is_visible():
