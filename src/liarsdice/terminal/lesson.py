@@ -77,14 +77,7 @@ def play_step(screen: Screen, lesson: Lesson, index: int) -> None:
     while True:
         text = screen.ask("You> ", 0)
         command = " ".join(text.lower().split())
-        if command in ("help", "?"):
-            screen.show_help(view)
-            continue
-        if command == "moves":
-            screen.show_moves(view)
-            continue
-        if command in ("odds", "o"):
-            screen.toggle_odds(view)
+        if screen.answer(command, view, hints=False):  # a lesson's step is the player's to find
             continue
         if command == "look":
             screen.show_status(view)

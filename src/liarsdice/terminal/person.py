@@ -108,17 +108,7 @@ class Person:
         while True:
             text = screen.ask(f"{screen.name(self.seat)}> ", self.seat)
             command = " ".join(text.lower().split())
-            if command in ("help", "?"):
-                screen.show_help(view)
-                continue
-            if command == "moves":
-                screen.show_moves(view)
-                continue
-            if command in ("odds", "o"):
-                screen.toggle_odds(view)
-                continue
-            if command in ("hint", "h"):
-                screen.show_hint(view)
+            if screen.answer(command, view):
                 continue
             if command == "look":
                 screen.show_status(view)

@@ -225,3 +225,18 @@ class Screen:
     def show_moves(self, view: PlayerView) -> None:
         for line in every_move(view):
             self.say(line)
+
+    def answer(self, command: str, view: PlayerView, *, hints: bool = True) -> bool:
+        """Answer a word that asks about the table rather than moving (help, moves, odds, and
+        hint where `hints`); False if `command` is none of them."""
+        if command in ("help", "?"):
+            self.show_help(view)
+        elif command == "moves":
+            self.show_moves(view)
+        elif command in ("odds", "o"):
+            self.toggle_odds(view)
+        elif hints and command in ("hint", "h"):
+            self.show_hint(view)
+        else:
+            return False
+        return True
