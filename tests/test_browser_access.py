@@ -10,6 +10,7 @@ Uses the `liarsdice serve` and the browser of tests/test_browser.py.
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -148,4 +149,87 @@ def test_a_table_and_its_replay_pass_axe(server: Server, browser: Any, theme: st
     page.wait_for_load_state("networkidle")
     found += _severe(page, f"the history with a game ({theme})")
     assert not found, "axe finds serious or critical violations:\n" + "\n".join(found)
+    assert not errors, errors
+
+
+# Every line added to the table's live region, as it is added (read before the page's own scripts run).
+LISTEN = """() => {
+  window.__said = [];
+  new MutationObserver(records => {
+    for (const r of records)
+      if (r.target.id === 'announce') for (const n of r.addedNodes) window.__said.push(n.textContent);
+  }).observe(document, {childList: true, subtree: true});
+}"""
+
+
+def _states(page: Any) -> list[dict[str, Any]]:
+    """Every `state` this page is sent from now on, as it comes."""
+    states: list[dict[str, Any]] = []
+
+    def on_socket(ws: Any) -> None:
+        def on_frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if message.get("type") == "state" and message.get("state"):
+                states.append(message["state"])
+
+        ws.on("framereceived", on_frame)
+
+    page.on("websocket", on_socket)
+    return states
+
+
+def _said_in_order(said: str, expected: list[str]) -> None:
+    at = 0
+    for text in expected:
+        found = said.find(text, at)
+        assert found >= 0, f"the live region never says {text!r} after {said[max(0, at - 200) : at]!r}"
+        at = found + len(text)
+
+
+def test_a_screen_reader_hears_every_move_the_reveals_and_whose_turn(server: Server, browser: Any) -> None:
+    errors: list[str] = []
+    page, _ = _host(browser, server, "perudo", dict(OPTIONS), **LAPTOP)
+    _watch_errors(page, "host", errors)
+    region = page.locator("#announce")
+    assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "log"
+    states = _states(page)
+    page.add_init_script(f"({LISTEN})()")
+    page.reload()  # listened to from the page's first script on
+    page.wait_for_selector("#host-controls:not([hidden])")
+    _start_with_bots(page)
+    rng = random.Random(3)
+    started = time.monotonic()
+    while not page.locator("#result-card").is_visible():
+        assert time.monotonic() - started < 3 * GAME_TIME_LIMIT, "the game does not end"
+        if page.locator("#reveal-card").is_visible():
+            page.click("#reveal-continue")
+        elif page.evaluate(PANEL) is None:
+            page.wait_for_timeout(50)
+        else:
+            _act(page, rng)
+    page.wait_for_function("() => window.__said.some(t => t.includes('The game is over.'))")
+    said = " ".join(page.evaluate("() => window.__said"))
+
+    # What the server sent: each round's moves (the round a reveal ended, with its last move), in
+    # the words of the move log, and each reveal's sentences.
+    moves: dict[int, list[str]] = {}
+    reveals: dict[int, list[str]] = {}
+    for s in states:
+        moves[s["round"]] = max(moves.get(s["round"], []), [m["text"] for m in s["history"]], key=len)
+        lr = s.get("last_round")
+        if lr:
+            moves[lr["round"]] = max(moves.get(lr["round"], []), [m["text"] for m in lr.get("moves", [])], key=len)
+            reveals[lr["round"]] = [line.strip() for line in lr["lines"] if not line[:1].isspace()]
+    assert len(reveals) >= 2, "the game had one round"
+    expected: list[str] = []
+    for r in sorted(moves):
+        expected += moves[r]
+        if r in reveals:
+            expected.append(f"Round {r} revealed. {' '.join(reveals[r])}")
+    assert sum(len(m) for m in moves.values()) >= 4
+    _said_in_order(said, [*expected, "The game is over."])
+    seats = states[-1]["seats"]
+    assert "Your turn." in said
+    for bot in seats[1:]:
+        assert f"{bot} is to act." in said, f"the live region never says it is {bot}'s turn: {said}"
     assert not errors, errors

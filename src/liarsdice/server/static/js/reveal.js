@@ -13,6 +13,11 @@ export function bindReveal(page) {
   window.addEventListener("resize", fitReveal);
 }
 
+/** A move as the log writes it (the screen readers' announcements say the same words). */
+export function moveLine(x) {
+  return x.text || `${seatName(x.seat)}: ${JSON.stringify(x.action)}`;
+}
+
 export function revealLines(lr) {
   const lines = Array.isArray(lr.lines) && lr.lines.length ? lr.lines : outcomeLines(lr, options());
   // The hands are drawn as dice; keep the sentences.
@@ -174,7 +179,7 @@ export function renderReveal() {
       ? h(
           "ol",
           { class: "reveal-moves small", "aria-label": "The moves of the round" },
-          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: m.text || `${seatName(m.seat)}: ${JSON.stringify(m.action)}` })),
+          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: moveLine(m) })),
         )
       : null,
   );
@@ -208,7 +213,7 @@ export function renderLog() {
   card.hidden = false;
   $("#log-title").textContent = g.phase === "over" ? "The last round" : `Round ${g.round} so far`;
   const me = mySeat();
-  const items = (g.history || []).map((x) => h("li", { class: x.seat === me ? "mine" : "", text: x.text || `${seatName(x.seat)}: ${JSON.stringify(x.action)}` }));
+  const items = (g.history || []).map((x) => h("li", { class: x.seat === me ? "mine" : "", text: moveLine(x) }));
   if (!items.length) items.push(h("li", { class: "muted", text: g.phase === "over" ? "—" : "No move yet this round." }));
   const log = $("#log");
   fill(log, items);
