@@ -200,6 +200,9 @@ export function renderReveal() {
     // Where the eye is: a phone shows the reveal at the top of the screen, not 1,400 px down.
     const typing = document.activeElement && document.activeElement.id === "chat-input";
     if (!typing && !g.result) S.bring ||= card; // a result comes first
+    // A move that ended the round took its button away, and the focus fell to the page: it goes
+    // to the reveal, so the keys (and a screen reader) are where the news is, Continue a Tab away.
+    if (!document.activeElement || document.activeElement === document.body) card.focus({ preventScroll: true });
   }
 }
 
