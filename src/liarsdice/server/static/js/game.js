@@ -10,6 +10,7 @@ import { flushBring, moveLine, noteReveal, openReveal, renderLog, renderResult, 
 import { isEconomy } from "./rules.js";
 import { isMyTurn, mySeat, options, renderSeats, seatName } from "./seats.js";
 import { renderSkip } from "./skip.js";
+import { play } from "./sound.js";
 import { tick } from "./timer.js";
 
 let S, CODE;
@@ -162,10 +163,25 @@ function announceChanges(g, myTurn) {
     const ranking = (g.result.lines || []).join("; ");
     bits.push(`${g.forfeit ? `${g.forfeit.line} ` : ""}The game is over.${ranking ? ` Final ranking: ${ranking}.` : ""}`);
   }
+  if (said?.game === g.game_id) play(...soundsOf(said, g, revealKey));
   S.announced = { game: g.game_id, round: g.round, n: history.length, reveal: revealKey, turn: turnKey ?? said?.turn, result: !!g.result };
   const text = bits.filter(Boolean).join(" ");
   if (!text) return;
   const log = $("#announce");
   log.appendChild(h("p", { text }));
   while (log.childElementCount > 12) log.firstElementChild.remove(); // what is read is the new line
+}
+
+/** The sounds of what happened since the last render: new bids and challenges, a reveal, a roll. */
+function soundsOf(said, g, revealKey) {
+  const history = g.history || [];
+  const lr = g.last_round;
+  const fresh = revealKey !== said.reveal;
+  const moves = [...(fresh && lr?.round === said.round ? (lr.moves || []).slice(said.n) : []), ...history.slice(g.round === said.round ? said.n : 0)];
+  const kinds = [];
+  if (moves.some((m) => m.action?.[0] === "bid" || m.action?.[0] === "claim")) kinds.push("bid");
+  if (moves.some((m) => !["bid", "claim", "pass", "vote", "fold"].includes(m.action?.[0]))) kinds.push("challenge");
+  if (fresh && revealKey) kinds.push("reveal");
+  if (g.round !== said.round && g.phase !== "over") kinds.push("roll");
+  return kinds;
 }

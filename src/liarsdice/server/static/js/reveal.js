@@ -191,6 +191,8 @@ export function renderReveal() {
   countdown.textContent = "";
   $("#reveal-note").textContent =
     g.reveal_until && !g.result && S.me.role === "player" ? "The next round's timer starts when everyone has pressed Continue, or when the pause is over." : "";
+  // Its hands turn over once, when it opens (css/dice.css); later redraws do not animate again.
+  $("#reveal-body").classList.toggle("showing", S.reveal.fresh);
   if (S.reveal.fresh) {
     S.reveal.fresh = false;
     $("#reveal-body").scrollTop = 0; // a new reveal is read from its bid down
