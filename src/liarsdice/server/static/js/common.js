@@ -133,6 +133,13 @@ export const prefs = {
   set odds(on) {
     storageSet("liarsdice:odds", on ? "on" : null);
   },
+  /** Whether the table plays its sounds (off until the person turns them on). */
+  get sound() {
+    return storageGet("liarsdice:sound") === "on";
+  },
+  set sound(on) {
+    storageSet("liarsdice:sound", on ? "on" : null);
+  },
 };
 
 // ----- dice -----

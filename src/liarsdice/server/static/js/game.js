@@ -6,10 +6,11 @@ import { $, bidWords, die, fill, h, parseBid, plural, wildBidNote, wildFace, wil
 import { renderActions, renderCup } from "./moves.js";
 import { renderHint } from "./hint.js";
 import { renderOdds } from "./odds.js";
-import { flushBring, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
+import { flushBring, moveLine, noteReveal, openReveal, renderLog, renderResult, renderReveal, revealLines } from "./reveal.js";
 import { isEconomy } from "./rules.js";
 import { isMyTurn, mySeat, options, renderSeats, seatName } from "./seats.js";
 import { renderSkip } from "./skip.js";
+import { play } from "./sound.js";
 import { tick } from "./timer.js";
 
 let S, CODE;
@@ -131,19 +132,56 @@ export function renderTurnLine() {
   tick();
 }
 
-/** Tell screen readers what just happened: the newest move, a reveal, and when it is your turn. */
+/** Tell screen readers what just happened, in the move log's words: every move since the last
+ * render (the one that ended a round among them), the reveal's outcome, whose turn it is, and the
+ * end. Each render's news is one new line of the #announce log, read once (aria-relevant
+ * additions), so moves that arrive together are not lost when a newer one replaces them. */
 function announceChanges(g, myTurn) {
-  const said = S.announced || {};
-  const last = (g.history || [])[g.history.length - 1];
-  const bits = [];
-  const lastKey = last ? `${g.game_id}:${g.round}:${g.history.length}` : null;
-  if (lastKey && lastKey !== said.move) bits.push(last.text || "");
+  const said = S.announced;
+  const history = g.history || [];
   const lr = g.last_round;
   const revealKey = lr ? `${g.game_id}:${lr.round}` : null;
-  if (revealKey && revealKey !== said.reveal && said.reveal !== undefined) bits.push(`Round ${lr.round} revealed. ${revealLines(lr).join(" ")}`);
-  const turnKey = myTurn ? `${g.game_id}:${g.round}:${g.history.length}` : null;
-  if (turnKey && turnKey !== said.turn) bits.push(g.legal?.voting ? "Your vote." : "Your turn.");
-  if (g.result && !said.result) bits.push(g.forfeit ? `${g.forfeit.line} The game is over.` : "The game is over.");
-  S.announced = { move: lastKey ?? said.move, reveal: revealKey, turn: turnKey, result: !!g.result };
-  if (bits.length) $("#announce").textContent = bits.filter(Boolean).join(" ");
+  const bits = [];
+  if (!said || said.game !== g.game_id) {
+    // First sight of this game (a load, a rematch): the newest move, not the whole round again.
+    if (history.length) bits.push(moveLine(history[history.length - 1]));
+  } else {
+    let from = g.round === said.round && history.length >= said.n ? said.n : 0;
+    if (revealKey && revealKey !== said.reveal) {
+      if (lr.round === said.round && Array.isArray(lr.moves)) bits.push(...lr.moves.slice(said.n).map(moveLine));
+      bits.push(`Round ${lr.round} revealed. ${revealLines(lr).join(" ")}`);
+      if (g.round !== lr.round) from = 0;
+    }
+    bits.push(...history.slice(from).map(moveLine));
+  }
+  const turnKey = g.phase !== "over" && g.to_act !== null && g.to_act !== undefined ? `${g.game_id}:${g.round}:${history.length}:${g.to_act}:${g.phase}` : null;
+  if (turnKey && turnKey !== said?.turn) {
+    if (myTurn) bits.push(g.legal?.voting ? "Your vote." : "Your turn.");
+    else bits.push(`${seatName(g.to_act)} ${g.phase === "vote" ? "is voting" : "is to act"}.`);
+  }
+  if (g.result && !(said?.game === g.game_id && said.result)) {
+    const ranking = (g.result.lines || []).join("; ");
+    bits.push(`${g.forfeit ? `${g.forfeit.line} ` : ""}The game is over.${ranking ? ` Final ranking: ${ranking}.` : ""}`);
+  }
+  if (said?.game === g.game_id) play(...soundsOf(said, g, revealKey));
+  S.announced = { game: g.game_id, round: g.round, n: history.length, reveal: revealKey, turn: turnKey ?? said?.turn, result: !!g.result };
+  const text = bits.filter(Boolean).join(" ");
+  if (!text) return;
+  const log = $("#announce");
+  log.appendChild(h("p", { text }));
+  while (log.childElementCount > 12) log.firstElementChild.remove(); // what is read is the new line
+}
+
+/** The sounds of what happened since the last render: new bids and challenges, a reveal, a roll. */
+function soundsOf(said, g, revealKey) {
+  const history = g.history || [];
+  const lr = g.last_round;
+  const fresh = revealKey !== said.reveal;
+  const moves = [...(fresh && lr?.round === said.round ? (lr.moves || []).slice(said.n) : []), ...history.slice(g.round === said.round ? said.n : 0)];
+  const kinds = [];
+  if (moves.some((m) => m.action?.[0] === "bid" || m.action?.[0] === "claim")) kinds.push("bid");
+  if (moves.some((m) => !["bid", "claim", "pass", "vote", "fold"].includes(m.action?.[0]))) kinds.push("challenge");
+  if (fresh && revealKey) kinds.push("reveal");
+  if (g.round !== said.round && g.phase !== "over") kinds.push("roll");
+  return kinds;
 }

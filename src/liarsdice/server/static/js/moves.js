@@ -48,6 +48,13 @@ export function renderCup() {
   } else {
     fill(box, cup.map((f) => die(f, { size: "big", wild: f === wild })));
   }
+  // A new round's cup rolls in once (css/dice.css, only where motion is welcome); a redraw later
+  // in the round makes new nodes without the class, so it does not roll again.
+  const rollKey = `${g.game_id}:${g.round}`;
+  if (cup.length && S.rolled !== rollKey) {
+    S.rolled = rollKey;
+    for (const d of box.querySelectorAll(".die")) d.classList.add("rolling");
+  }
   const pushedMine = g.pushed?.[me] || [];
   const pm = $("#pushed-mine");
   if (pushedMine.length) {

@@ -13,6 +13,11 @@ export function bindReveal(page) {
   window.addEventListener("resize", fitReveal);
 }
 
+/** A move as the log writes it (the screen readers' announcements say the same words). */
+export function moveLine(x) {
+  return x.text || `${seatName(x.seat)}: ${JSON.stringify(x.action)}`;
+}
+
 export function revealLines(lr) {
   const lines = Array.isArray(lr.lines) && lr.lines.length ? lr.lines : outcomeLines(lr, options());
   // The hands are drawn as dice; keep the sentences.
@@ -174,7 +179,7 @@ export function renderReveal() {
       ? h(
           "ol",
           { class: "reveal-moves small", "aria-label": "The moves of the round" },
-          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: m.text || `${seatName(m.seat)}: ${JSON.stringify(m.action)}` })),
+          moves.map((m) => h("li", { class: m.seat === mySeat() ? "mine" : null, text: moveLine(m) })),
         )
       : null,
   );
@@ -186,6 +191,8 @@ export function renderReveal() {
   countdown.textContent = "";
   $("#reveal-note").textContent =
     g.reveal_until && !g.result && S.me.role === "player" ? "The next round's timer starts when everyone has pressed Continue, or when the pause is over." : "";
+  // Its hands turn over once, when it opens (css/dice.css); later redraws do not animate again.
+  $("#reveal-body").classList.toggle("showing", S.reveal.fresh);
   if (S.reveal.fresh) {
     S.reveal.fresh = false;
     $("#reveal-body").scrollTop = 0; // a new reveal is read from its bid down
@@ -195,6 +202,9 @@ export function renderReveal() {
     // Where the eye is: a phone shows the reveal at the top of the screen, not 1,400 px down.
     const typing = document.activeElement && document.activeElement.id === "chat-input";
     if (!typing && !g.result) S.bring ||= card; // a result comes first
+    // A move that ended the round took its button away, and the focus fell to the page: it goes
+    // to the reveal, so the keys (and a screen reader) are where the news is, Continue a Tab away.
+    if (!document.activeElement || document.activeElement === document.body) card.focus({ preventScroll: true });
   }
 }
 
@@ -208,7 +218,7 @@ export function renderLog() {
   card.hidden = false;
   $("#log-title").textContent = g.phase === "over" ? "The last round" : `Round ${g.round} so far`;
   const me = mySeat();
-  const items = (g.history || []).map((x) => h("li", { class: x.seat === me ? "mine" : "", text: x.text || `${seatName(x.seat)}: ${JSON.stringify(x.action)}` }));
+  const items = (g.history || []).map((x) => h("li", { class: x.seat === me ? "mine" : "", text: moveLine(x) }));
   if (!items.length) items.push(h("li", { class: "muted", text: g.phase === "over" ? "—" : "No move yet this round." }));
   const log = $("#log");
   fill(log, items);

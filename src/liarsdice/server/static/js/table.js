@@ -22,6 +22,7 @@ import { bindReveal, closeReveal } from "./reveal.js";
 import { bindRename, onRenamed, renameError } from "./seatname.js";
 import { bindSeats, isMyTurn, mySeat, options, renderSeats, seatCount, seatName } from "./seats.js";
 import { bindSkip, skipError } from "./skip.js";
+import { bindSound } from "./sound.js";
 import { bindTimer, remainingMs } from "./timer.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
@@ -229,6 +230,7 @@ bindHint({ S, link });
 bindChat({ S, link });
 bindRename({ S, link, CODE });
 bindSkip({ S, link, mySeat });
+bindSound();
 bindReveal({ S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hostSend });
 
 function setupStatic() {
