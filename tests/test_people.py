@@ -80,8 +80,8 @@ def test_names_and_passwords_of_any_size_and_character_get_a_clear_refusal() -> 
     assert password_matches(hash_password(check_password(odd)), odd)
 
 
-def test_names_are_unique_whatever_their_case_and_a_deleted_name_is_free(tmp_path: Path) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+def test_names_are_unique_whatever_their_case_and_a_deleted_name_is_free(database_url: str) -> None:
+    store = Store(database_url)  # SQLite and PostgreSQL
     try:
         ana = store.call_sync(lambda s: create_person(s, "Ana", "h1"))
         for same in ["ANA", "ana", "Ａｎａ"]:  # full-width letters too
