@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_browser import LAPTOP, NEEDS_CHROMIUM, Server, browser, server
+from test_browser import LAPTOP, NEEDS_CHROMIUM, PHONE, Server, browser, server
 
 pytestmark = NEEDS_CHROMIUM
 __all__ = ["browser", "server"]  # the fixtures, shared with tests/test_browser.py
@@ -46,3 +46,37 @@ def test_sign_up_sign_out_and_sign_in_again(server: Server, browser: Any) -> Non
         assert page.locator(".account-link").inner_text() == "Carmen"
     finally:
         context.close()
+
+
+def _sign_up(browser: Any, server: Server, name: str, password: str, **size: Any) -> tuple[Any, Any]:
+    context = browser.new_context(**size)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    page.goto(server.url + "/signup")
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", password)
+    page.get_by_role("button", name="Make the account").click()
+    page.wait_for_url("**/account")
+    return context, page
+
+
+def test_a_signed_in_host_takes_their_seat_back_on_a_phone(server: Server, browser: Any) -> None:
+    laptop, _ = _sign_up(browser, server, "Dario", "two devices, one seat", **LAPTOP)
+    phone = browser.new_context(**PHONE)
+    try:
+        # The host's table, made with the laptop's session (the home page's fetch sends it too).
+        table = laptop.request.post(f"{server.url}/api/tables", data={"preset": "perudo", "name": "Dario"}).json()
+        code = table["code"]
+        page = phone.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(server.url + "/signin")
+        page.fill("#signin-name", "dario")
+        page.fill("#signin-password", "two devices, one seat")
+        page.get_by_role("button", name="Sign in").click()
+        page.wait_for_url("**/account")
+        page.get_by_role("button", name=f"Take my seat at table {code} here").click()
+        page.wait_for_url(f"**/t/{code}")
+        page.wait_for_selector("#host-controls:not([hidden])")  # seated, as the host
+    finally:
+        phone.close()
+        laptop.close()

@@ -19,7 +19,7 @@ from liarsdice.server.attempts import Attempts
 from liarsdice.server.people import AccountRefused, check_password, clean_person_name, hash_password, password_matches
 from liarsdice.server.peoplerows import NameTaken, create_person, delete_person, password_hash_of
 from liarsdice.server.storage import PersonRow, Store
-from test_server import serving
+from test_server import Socket, connect, create, join, serving
 
 PASSWORD = "correct horse battery"
 
@@ -232,6 +232,7 @@ def test_a_stolen_cookie_dies_on_a_password_change_and_the_new_one_works(client:
 
 def test_deleting_an_account_asks_the_password_and_frees_the_name(client: TestClient) -> None:
     sign_up(client)
+    create(client, name="Ana")
     stolen = stolen_cookie(client)
     kept = post(client, "/account/delete", {"password": "not mine!"}, page="/account")
     assert kept.status_code == 401
@@ -242,6 +243,7 @@ def test_deleting_an_account_asks_the_password_and_frees_the_name(client: TestCl
     assert thief.get("/account", follow_redirects=False).status_code == 303
     assert post(client, "/signin", {"name": "Ana", "password": PASSWORD}).status_code == 401
     assert sign_up(client, "Ana", "another one!").status_code == 303
+    assert "No tables yet" in client.get("/account").text  # the new Ana has none of the old one's seats
 
 
 def test_a_thousand_wrong_passwords_from_one_address_are_refused_not_another_address(
@@ -311,3 +313,72 @@ def test_guests_play_as_before_with_no_cookie_set(client: TestClient) -> None:
     assert made.status_code == 200 and "set-cookie" not in made.headers
     home = client.get("/")
     assert "set-cookie" not in home.headers and 'href="/signin">Sign in</a>' in home.text
+
+
+# ----- seats kept with the account -----
+
+
+def taken_token(response: Any) -> str:
+    found = re.search(r'data-token="([^"]+)"', response.text)
+    assert found is not None, response.text[:2000]
+    return found.group(1)
+
+
+def role_with(client: TestClient, code: str, token: str) -> tuple[str, Any]:
+    """What a table says to a device saying hello with `token`: its role and seat, or its refusal."""
+    with client.websocket_connect(f"/ws/{code}") as session:
+        sock = Socket(session)
+        sock.send(type="hello", token=token)
+        first = sock.until(lambda m: m["type"] in ("welcome", "error"))
+        return (first["role"], first["seat"]) if first["type"] == "welcome" else ("refused", first["code"])
+
+
+def test_a_signed_in_player_takes_their_seat_back_on_a_second_device(client: TestClient) -> None:
+    sign_up(client)
+    made = create(client, name="Ana")  # the signed-in host's seat is kept with the account
+    code, first_token = made["code"], made["token"]
+    guest = TestClient(client.app)
+    joined = join(guest, code, "Bo")  # a guest's seat: nobody's account
+    listed = client.get("/account").text
+    assert f"table {code}</a>, seat 1" in listed and "seat 2" not in listed
+
+    phone = TestClient(client.app)
+    assert post(phone, "/signin", {"name": "Ana", "password": PASSWORD}).status_code == 303
+    assert f"table {code}</a>, seat 1" in phone.get("/account").text  # found on the second device
+    taken = post(phone, "/account/seat", {"code": code, "seat": "0"}, page="/account")
+    assert taken.status_code == 200 and "Your seat at table" in taken.text
+    new_token = taken_token(taken)
+    assert role_with(phone, code, new_token) == ("player", 0)
+    assert role_with(client, code, first_token)[0] != "player"  # the old device's token is spent
+    assert role_with(guest, code, joined["token"]) == ("player", 1)  # nobody else's seat changed
+
+
+def test_no_account_can_take_another_s_seat(client: TestClient) -> None:
+    sign_up(client)
+    made = create(client, name="Ana")
+    code = made["code"]
+    eve = TestClient(client.app)
+    assert sign_up(eve, "Eve").status_code == 303
+    for seat in ["0", "1", "-1", "x" * 5000, "\x00"]:
+        refused = post(eve, "/account/seat", {"code": code, "seat": seat}, page="/account")
+        assert refused.status_code == 403 and "not one you took while signed in" in error_of(refused)
+    assert role_with(client, code, made["token"]) == ("player", 0)  # Ana's seat is still Ana's
+    forged = eve.post("/account/seat", data={"code": code, "seat": "0", "csrf": "x"}, follow_redirects=False)
+    assert forged.status_code == 403
+
+
+def test_a_seat_taken_by_someone_else_since_is_not_handed_over(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}") as host:
+        made = create(host, name="Host")
+        code = made["code"]
+        ana = TestClient(host.app)
+        sign_up(ana)
+        joined = join(ana, code, "Ana")
+        with connect(ana, code, joined["token"]) as sock:
+            sock.send(type="leave")
+            sock.until(lambda m: m["type"] == "welcome" and m["role"] == "spectator")
+        other = join(TestClient(host.app), code, "Bo")
+        assert other["seat"] == joined["seat"]  # Bo sits where Ana sat
+        refused = post(ana, "/account/seat", {"code": code, "seat": str(joined["seat"])}, page="/account")
+        assert refused.status_code == 409 and "not yours any more" in error_of(refused)
+        assert role_with(host, code, other["token"]) == ("player", joined["seat"])

@@ -12,13 +12,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .limits import hash_token
 from .people import DELETED_NAME, AccountRefused, name_key
-from .storage import PersonRow, PersonSessionRow, utcnow
+from .storage import PersonRow, PersonSeatRow, PersonSessionRow, utcnow
 
 SEEN_EVERY = timedelta(minutes=5)  # a session's `seen_at` is written at most this often
 
@@ -123,12 +123,13 @@ def change_password(session: Session, person_id: int, new_hash: str) -> str:
 
 
 def delete_person(session: Session, person_id: int) -> None:
-    """Delete the account: its sessions revoked, its password hash and name gone (the name is
-    free again); the row stays, named DELETED_NAME, for the games it played."""
+    """Delete the account: its sessions revoked, its seats forgotten, its password hash and name
+    gone (the name is free again); the row stays, named DELETED_NAME."""
     row = session.get(PersonRow, person_id)
     if row is None or row.deleted_at is not None:
         return
     close_all_sessions(session, person_id)
+    session.execute(delete(PersonSeatRow).where(PersonSeatRow.person_id == person_id))  # no seat to take back
     row.name = DELETED_NAME
     row.name_key = f"\ndeleted {row.id}"  # no name has a line break (clean_name), so no key does
     row.password_hash = None

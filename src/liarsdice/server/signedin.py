@@ -13,7 +13,9 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from .limits import hash_token
 from .peoplerows import Person, person_of_session
+from .personseats import remember_seat
 from .sessions import SESSION_COOKIE, TOKEN_MAX
 from .storage import Store
 
@@ -55,3 +57,14 @@ class SignedInPages:
             await self.app(scope, receive, send)
         finally:
             _person.reset(reset)
+
+
+async def remember_seat_taken(connection: HTTPConnection, code: str, seat: int, token: str) -> None:
+    """Keep a seat just taken with the account of whoever took it, if they are signed in (a
+    guest's request, with no session cookie, costs nothing)."""
+    person, _ = await person_of(connection)
+    if person is None:
+        return
+    store: Store = connection.app.state.store
+    person_id, token_hash = person.id, hash_token(token)
+    await store.call(lambda s: remember_seat(s, person_id, code, seat, token_hash))

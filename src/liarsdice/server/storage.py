@@ -182,6 +182,21 @@ class PersonSessionRow(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
+class PersonSeatRow(Base):
+    """A seat a signed-in person took (personseats.py): the table's code, the seat and the
+    SHA-256 of its seat token then, so that only while it is still theirs can they take it back
+    on another device."""
+
+    __tablename__ = "person_seats"
+    __table_args__ = (UniqueConstraint("person_id", "table_code", "seat_no", name="uq_person_seats_seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    table_code: Mapped[str] = mapped_column(String(16))
+    seat_no: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class LadderGameRow(Base):
     """A game the ladder started: who sat where (entrants by seat), and when it was rated."""
 

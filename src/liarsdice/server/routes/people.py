@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from ..attempts import Attempts
-from ..limits import NAME_RULE
+from ..limits import NAME_RULE, RoomError, hash_token
 from ..people import (
     PASSWORD_MAX,
     PASSWORD_MIN,
@@ -40,6 +40,7 @@ from ..peoplerows import (
     open_session,
     password_hash_of,
 )
+from ..personseats import remember_seat, seat_hash, seats_of
 from ..render import render
 from ..sessions import (
     CSRF_COOKIE,
@@ -54,6 +55,7 @@ from ..sessions import (
 )
 from ..signedin import person_of
 from ..storage import Store
+from .shared import rooms
 
 router = APIRouter()
 
@@ -259,7 +261,7 @@ async def signout(request: Request) -> Response:
     except FormRefused as e:
         if person is None:
             return refused(e)
-        return page(request, "account.html", token, person, e.status, e.message, changed=False)
+        return await account(request, token, person, e.status, e.message)
     if token is not None:
         await store_of(request).call(lambda s: close_session(s, token))
     response = RedirectResponse("/", status_code=303)
@@ -279,7 +281,22 @@ async def account_page(request: Request) -> Response:
     person, token = await person_of(request)
     if person is None:
         return RedirectResponse("/signin", status_code=303)
-    return page(request, "account.html", token, person, changed=request.query_params.get("changed") == "1")
+    return await account(request, token, person, changed=request.query_params.get("changed") == "1")
+
+
+async def account(
+    request: Request,
+    token: str | None,
+    person: Person,
+    status: int = 200,
+    error: str | None = None,
+    headers: dict[str, str] | None = None,
+    changed: bool = False,
+) -> HTMLResponse:
+    """The account page, with the person's tables not finished."""
+    person_id = person.id
+    tables = await store_of(request).call(lambda s: seats_of(s, person_id))
+    return page(request, "account.html", token, person, status, error, headers, changed=changed, tables=tables)
 
 
 async def checked_password(request: Request, person: Person, password: str) -> None:
@@ -309,7 +326,7 @@ async def new_password(request: Request) -> Response:
         person_id = person.id
         fresh = await store_of(request).call(lambda s: change_password(s, person_id, hashed))
     except FormRefused as e:
-        return page(request, "account.html", token, person, e.status, e.message, e.headers, changed=False)
+        return await account(request, token, person, e.status, e.message, e.headers)
     return signed_in_answer(request, fresh, "/account?changed=1")
 
 
@@ -324,7 +341,41 @@ async def delete_account(request: Request) -> Response:
         person_id = person.id
         await store_of(request).call(lambda s: delete_person(s, person_id))
     except FormRefused as e:
-        return page(request, "account.html", token, person, e.status, e.message, e.headers, changed=False)
+        return await account(request, token, person, e.status, e.message, e.headers)
     response = RedirectResponse("/?deleted=1", status_code=303)
     forget_cookie(response, request, SESSION_COOKIE)
     return response
+
+
+# ----- taking a seat back on this device -----
+
+
+@router.post("/account/seat", include_in_schema=False)
+async def take_seat_back(request: Request) -> Response:
+    """Hand one of the person's seats to this device (personseats.py): a new seat token, which
+    the page keeps in this browser before it opens the table."""
+    person, token = await person_of(request)
+    if person is None or token is None:
+        return RedirectResponse("/signin", status_code=303)
+    try:
+        form = await read_form(request, token)
+        code, seat_text = form.get("code", "")[:32], form.get("seat", "")
+        seat = int(seat_text) if seat_text.isascii() and seat_text.isdigit() and len(seat_text) < 4 else -1
+        person_id = person.id
+        store = store_of(request)
+        held = await store.call(lambda s: seat_hash(s, person_id, code, seat))
+        if held is None:
+            raise FormRefused(403, "that seat is not one you took while signed in: nothing was changed")
+        try:
+            answer = await rooms(request).table_call(code, "hand_over", {"seat": seat, "token_hash": held})
+        except RoomError as e:
+            raise FormRefused(409, e.message) from None
+        if answer is None:
+            raise FormRefused(404, f"there is no table {code} any more")
+        new_hash = hash_token(str(answer["token"]))
+        await store.call(lambda s: remember_seat(s, person_id, code, seat, new_hash))
+    except FormRefused as e:
+        return await account(request, token, person, e.status, e.message, e.headers)
+    return page(
+        request, "takeseat.html", token, person, code=code, seat=seat, seat_token=answer["token"], name=answer["name"]
+    )

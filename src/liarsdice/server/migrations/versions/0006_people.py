@@ -1,4 +1,5 @@
-"""People's accounts (a name and an argon2id password hash) and their sessions (peoplerows.py).
+"""People's accounts (a name and an argon2id password hash), their sessions (peoplerows.py) and
+the seats they took (personseats.py).
 
 Revision ID: 0006
 Revises: 0005
@@ -38,9 +39,22 @@ def upgrade() -> None:
     )
     op.create_index("ix_person_sessions_token_hash", "person_sessions", ["token_hash"], unique=True)
     op.create_index("ix_person_sessions_person_id", "person_sessions", ["person_id"])
+    op.create_table(
+        "person_seats",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("person_id", sa.Integer(), sa.ForeignKey("people.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("table_code", sa.String(16), nullable=False),
+        sa.Column("seat_no", sa.Integer(), nullable=False),
+        sa.Column("token_hash", sa.String(64), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("person_id", "table_code", "seat_no", name="uq_person_seats_seat"),
+    )
+    op.create_index("ix_person_seats_person_id", "person_seats", ["person_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_person_seats_person_id", table_name="person_seats")
+    op.drop_table("person_seats")
     op.drop_index("ix_person_sessions_person_id", table_name="person_sessions")
     op.drop_index("ix_person_sessions_token_hash", table_name="person_sessions")
     op.drop_table("person_sessions")
