@@ -22,9 +22,10 @@ from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
 from .reviewer import Reviewer
-from .routes import bots, games, ladder, learn, operations, tables, tablesocket
+from .routes import bots, games, ladder, learn, operations, people, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
+from .signedin import SignedInPages
 from .sizes import RequestLimits
 from .storage import Store
 
@@ -96,6 +97,7 @@ def create_app(
     app.state.database_check = database_check
     app.state.started = started
     app.state.signups = SignupLimit(settings.bot_signups_per_hour)
+    app.add_middleware(SignedInPages)  # the navigation's signed-in name (signedin.py)
     app.add_middleware(RequestLimits)  # inside the counter, which counts its refusals
     app.add_middleware(HTTPErrorCounter, metrics=metrics)
     install_pages(app)
@@ -110,6 +112,7 @@ def create_app(
         games.router,
         ladder.router,
         learn.router,
+        people.router,
         tablesocket.router,
     ):
         app.router.routes.extend(router.routes)

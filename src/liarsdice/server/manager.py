@@ -466,6 +466,9 @@ class RoomManager:
         if method == "seat_account":
             seat, token = await room.seat_account(str(args["name"]), args["seat"])
             return {"seat": seat, "token": token, "code": room.code}
+        if method == "hand_over":
+            name, token = await room.hand_over(args["seat"], args["token_hash"])
+            return {"seat": args["seat"], "token": token, "name": name, "code": room.code}
         raise RoomError("bad_message", f"unknown table request {method!r}")
 
     async def _answer(self, message: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from .assets import STYLESHEETS, import_map, static_url
+from .signedin import signed_in_name
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -38,7 +39,12 @@ environment = Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
 )
-environment.globals.update(static=static_url, import_map=lambda: Markup(import_map()), stylesheets=STYLESHEETS)
+environment.globals.update(
+    static=static_url,
+    import_map=lambda: Markup(import_map()),
+    stylesheets=STYLESHEETS,
+    signed_in_name=signed_in_name,  # the navigation's account link (signedin.py)
+)
 
 
 def render(template: str, status: int = 200, **context: Any) -> HTMLResponse:

@@ -1,5 +1,5 @@
-"""The database: tables, seats, games, every step of every game, their analyses, chat, bot accounts
-and the ladder.
+"""The database: tables, seats, games, every step of every game, their analyses, chat, bot accounts,
+people's accounts and their sessions, and the ladder.
 
 One thread owns the connection and runs every database job in order. Jobs that arrive while a
 transaction is being committed are committed together in the next one (group commit), each in
@@ -153,6 +153,48 @@ class BotAccountRow(Base):
     token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PersonRow(Base):
+    """A person's account (people.py says what a name and a password may be): the name as typed,
+    its key (`name_key`: no two accounts share one, whatever their case) and the argon2id hash of
+    the password. A deleted account keeps its row, without name or hash, so the games stay."""
+
+    __tablename__ = "people"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(128), unique=True, index=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PersonSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie (the cookie itself is never kept).
+    Revoked on sign-out, and all of a person's on a password change or a deletion."""
+
+    __tablename__ = "person_sessions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class PersonSeatRow(Base):
+    """A seat a signed-in person took (personseats.py): the table's code, the seat and the
+    SHA-256 of its seat token then, so that only while it is still theirs can they take it back
+    on another device."""
+
+    __tablename__ = "person_seats"
+    __table_args__ = (UniqueConstraint("person_id", "table_code", "seat_no", name="uq_person_seats_seat"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    table_code: Mapped[str] = mapped_column(String(16))
+    seat_no: Mapped[int] = mapped_column(Integer)
+    token_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class LadderGameRow(Base):

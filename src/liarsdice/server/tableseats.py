@@ -38,6 +38,25 @@ class SeatedTable(PlayingTable):
             await self.set_seats([(seat, Seat(name, "human", None, hash_token(token)))])
             return seat, token
 
+    async def hand_over(self, seat: object, token_hash: object) -> tuple[str, str]:
+        """A new token for `seat`, if it still holds the token whose hash is `token_hash` (its
+        signed-in owner takes it on another device: personseats.py); the seat's name and token."""
+        if not isinstance(seat, int) or not isinstance(token_hash, str) or not 0 <= seat < len(self.seats):
+            raise RoomError("not_seated", "no such seat at this table")
+        async with self.lock:
+            held = self.seats[seat]
+            if (
+                held.kind != "human"
+                or held.token_hash is None
+                or not secrets.compare_digest(held.token_hash, token_hash)
+            ):
+                raise RoomError(
+                    "not_seated", "this seat is not yours any more: someone else sits there, or it was left"
+                )
+            token = secrets.token_urlsafe(24)
+            await self.set_seats([(seat, Seat(held.name, held.kind, held.bot_level, hash_token(token)))])
+            return held.name, token
+
     def _unique_name(self, name: str, seat: int) -> str:
         taken = {s.name.lower() for i, s in enumerate(self.seats) if i != seat and s.kind != "empty"}
         taken |= {f"seat {i + 1}" for i in range(len(self.seats)) if i != seat}

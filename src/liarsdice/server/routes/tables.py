@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ...rules import PRESETS, OptionsError
 from ..limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, RoomError
 from ..manager import CODE_LENGTH
+from ..signedin import remember_seat_taken
 from ..storage import SeatRow, TableRow
 from .shared import StrictJSONRoute, rooms, status_of
 
@@ -63,6 +64,7 @@ async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         raise HTTPException(status_of(e), e.message) from e
     except OptionsError as e:
         raise HTTPException(422, str(e)) from e
+    await remember_seat_taken(request, room.code, 0, token)  # a signed-in host's seat is kept with the account
     return {"code": room.code, "seat": 0, "token": token, "url": f"{manager.base_url}/t/{room.code}"}
 
 
@@ -90,7 +92,9 @@ async def table_info(code: TableCode, request: Request) -> dict[str, Any]:
 
 @router.post("/api/tables/{code}/join")
 async def join(code: TableCode, body: JoinTable, request: Request) -> dict[str, Any]:
-    return await _table_call(request, code, "join", {"name": body.name})
+    answer = await _table_call(request, code, "join", {"name": body.name})
+    await remember_seat_taken(request, str(answer["code"]), int(answer["seat"]), str(answer["token"]))
+    return answer
 
 
 def open_tables(session: Session) -> list[dict[str, Any]]:

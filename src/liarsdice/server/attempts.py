@@ -1,0 +1,53 @@
+"""How often one client address (or one account's name) may try to sign in or sign up: a few
+tries freely, then a growing wait between tries, then none until the window has passed.
+
+A refused try costs nothing but a dictionary look-up: no password is hashed, so a flood of
+wrong passwords from one address neither slows the tables (hashing runs off the event loop in
+any case) nor the sign-ins of anyone else. Counts are kept in memory by each server process:
+with several processes each keeps its own, so an address may try up to that many times more;
+a restart forgets them (docs/accounts.md).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Attempts:
+    """At most `free` failed tries a key within `window` seconds at once; then each further try
+    waits `base * 2**k` seconds (k: the tries over `free`, at most `longest`) after the last; at
+    `most` tries the key is refused until its oldest try leaves the window."""
+
+    free: int
+    most: int
+    window: float
+    base: float = 1.0
+    longest: float = 300.0
+    tries: dict[str, deque[float]] = field(default_factory=dict)
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds before `key` may try again (0: now)."""
+        times = self.tries.get(key)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self.tries[key]  # forget quiet keys: the table stays small
+            return 0.0
+        if len(times) >= self.most:
+            return times[0] + self.window - now
+        if len(times) < self.free:
+            return 0.0
+        delay = min(self.longest, self.base * 2.0 ** (len(times) - self.free))
+        return max(0.0, times[-1] + delay - now)
+
+    def note(self, key: str, now: float) -> None:
+        """A try that counts (a failed sign-in; any sign-up that was tried)."""
+        self.tries.setdefault(key, deque()).append(now)
+
+    def forget(self, key: str) -> None:
+        """A signed-in key starts again."""
+        self.tries.pop(key, None)
