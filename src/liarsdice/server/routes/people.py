@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -173,6 +174,14 @@ def signed_in_answer(request: Request, token: str, to: str = "/account") -> Resp
 # ----- sign up -----
 
 
+def credentials(form: Mapping[str, str]) -> tuple[str, str]:
+    """The name and password of a sign-up or sign-in form, checked (FormRefused 422 says why)."""
+    try:
+        return clean_person_name(form.get("name", "")), check_password(form.get("password", ""))
+    except AccountRefused as e:
+        raise FormRefused(422, str(e)) from None
+
+
 @router.get("/signup", include_in_schema=False)
 async def signup_page(request: Request) -> Response:
     person, _ = await person_of(request)
@@ -190,11 +199,7 @@ async def signup(request: Request) -> Response:
         limits = limits_of(request)
         address = address_of(request)
         check_wait(limits.signup_address, address, "to make an account from your address")
-        try:
-            name = clean_person_name(form.get("name", ""))
-            password = check_password(form.get("password", ""))
-        except AccountRefused as e:
-            raise FormRefused(422, str(e)) from None
+        name, password = credentials(form)
         limits.signup_address.note(address, time.monotonic())  # a hash is made: it counts
         hashed = await hash_off_loop(password)
         store = store_of(request)
@@ -231,11 +236,7 @@ async def signin(request: Request) -> Response:
         limits = limits_of(request)
         address = address_of(request)
         check_wait(limits.signin_address, address, "to sign in from your address")
-        try:
-            name = clean_person_name(form.get("name", ""))
-            password = check_password(form.get("password", ""))
-        except AccountRefused as e:
-            raise FormRefused(422, str(e)) from None
+        name, password = credentials(form)
         key = name.casefold()
         check_wait(limits.signin_name, key, "to sign in to this account")
         store = store_of(request)
