@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .people import DELETED_NAME
-from .storage import GamePersonRow, PersonRow, PersonSeatRow
+from .storage import GamePersonRow, GameRow, PersonRow, PersonSeatRow
 from .tablerows import Seat
 
 
@@ -55,6 +55,13 @@ def deleted_seats(session: Session, game_ids: Sequence[int]) -> dict[int, list[i
     for game_id, seat in rows:
         out.setdefault(game_id, []).append(seat)
     return out
+
+
+def renames_of_game(session: Session, game_id: int) -> dict[str, str]:
+    """Old name -> "deleted player" for the seats of game `game_id` whose account was deleted."""
+    deleted = deleted_seats(session, [game_id]).get(game_id)
+    seats = session.scalar(select(GameRow.seats).where(GameRow.id == game_id)) if deleted else None
+    return hidden_names(seats, deleted) if seats and deleted else {}
 
 
 # ----- a record's names -----

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from ...review import ANALYSIS_VERSION
 from ...rules import PRESETS
 from ..analysisrows import DONE, FAILED, QUEUED, analysis_state
-from ..gamepeople import deleted_seats, hidden_names, renamed
+from ..gamepeople import deleted_seats, hidden_names, renamed, renames_of_game
 from ..limits import shown_number
 from ..storage import MAX_ID, GameRow, TableRow, as_utc
 from ..tablerows import recorded_forfeit
@@ -58,7 +58,8 @@ async def game_analysis(request: Request, game_id: Annotated[int, PathParam(desc
     if state is None:
         raise HTTPException(404, f"no finished game {game_id}")
     if state.status == DONE:
-        return JSONResponse(state.data)
+        renames = await manager.store.call(lambda s: renames_of_game(s, game_id))  # deleted accounts' seats
+        return JSONResponse(renamed(state.data, renames) if renames else state.data)
     if state.status == FAILED:
         raise HTTPException(422, f"game {game_id} could not be analysed: {state.reason}")
     if state.status == QUEUED and manager.reviewer is not None:

@@ -24,6 +24,7 @@ router = APIRouter(route_class=StrictJSONRoute)
 
 GAME_RULE = f"a game id is a whole number, 1 to {MAX_ID}"
 FAMILY_RULE = "a family of presets: " + ", ".join(families())
+PLAYER_RULE = "a player's name, as their account has it (any case)"
 NAME_LONGEST = 100  # characters of a name in an address worth looking up (an account's has at most 24)
 
 
@@ -57,7 +58,7 @@ def _family(family: str | None) -> str:
 
 
 @router.get("/api/players/{name:path}")
-async def player(request: Request, name: str) -> dict[str, Any]:
+async def player(request: Request, name: Annotated[str, PathParam(description=PLAYER_RULE)]) -> dict[str, Any]:
     return await _profile(request, name)
 
 
