@@ -61,6 +61,15 @@ def test_a_rated_game_moves_both_ratings_on_the_profiles_and_the_leaderboard(ser
         rosa.wait_for_selector("#host-controls:not([hidden])")
         assert rosa.locator("#rated-badge").inner_text() == "Rated"
 
+        guest_ctx = browser.new_context(**LAPTOP)  # a guest may watch, not sit
+        guest = guest_ctx.new_page()
+        guest.goto(f"{server.url}/t/{code}")
+        guest.fill("#gate-name", "Gus")
+        guest.click("#gate-join")
+        guest.wait_for_selector("#gate-error:not([hidden])")
+        assert "sign in to sit at a rated table" in guest.locator("#gate-error").inner_text().lower()
+        guest_ctx.close()
+
         tomas.goto(f"{server.url}/t/{code}")
         tomas.fill("#gate-name", "Tom")  # a rated table seats him under his account's name
         tomas.click("#gate-join")

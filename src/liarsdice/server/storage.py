@@ -198,7 +198,7 @@ class PersonSeatRow(Base):
     __table_args__ = (UniqueConstraint("person_id", "table_code", "seat_no", name="uq_person_seats_seat"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
-    table_code: Mapped[str] = mapped_column(String(16))
+    table_code: Mapped[str] = mapped_column(String(16), index=True)  # a game's start looks its seats up
     seat_no: Mapped[int] = mapped_column(Integer)
     token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -63,9 +63,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_rating_changes_game_id", "rating_changes", ["game_id"])
     op.create_index("ix_rating_changes_person_id", "rating_changes", ["person_id"])
+    # Each game's start looks up the accounts' seats of its table (gamepeople.people_at).
+    op.create_index("ix_person_seats_table_code", "person_seats", ["table_code"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_person_seats_table_code", table_name="person_seats")
     op.drop_index("ix_rating_changes_person_id", table_name="rating_changes")
     op.drop_index("ix_rating_changes_game_id", table_name="rating_changes")
     op.drop_table("rating_changes")
