@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from liarsdice.server.gamepeople import hidden_names, renamed
+from liarsdice.server.limits import RoomError
 from liarsdice.server.peoplerows import create_person, delete_person
 from liarsdice.server.ratingfamily import family_of, provisional, shown, shown_text
 from liarsdice.server.ratingrows import game_ratings, rate_game, shown_rating
@@ -27,6 +28,8 @@ from liarsdice.server.storage import (
     migrate,
     utcnow,
 )
+from liarsdice.server.tableplay import check_rated_seats
+from liarsdice.server.tablerows import Seat
 from test_people import sign_up
 from test_server import connect, create, join, play_to_end, serving
 
@@ -158,6 +161,13 @@ def test_a_rated_game_moves_the_winner_up_and_the_loser_down_once_bots_and_casua
         store.close()
 
 
+def test_a_rated_game_starts_only_with_an_account_at_every_person_s_seat() -> None:
+    seats = [Seat("Ann", "human", None, "h0"), Seat("Bot 1", "bot", "probability"), Seat("Bo", "human", None, "h2")]
+    check_rated_seats(seats, {0: 1, 2: 2})  # the bot needs no account
+    with pytest.raises(RoomError, match=r"seat 3 \(Bo\) is not held by a signed-in account"):
+        check_rated_seats(seats, {0: 1})
+
+
 def test_a_deleted_account_s_seat_is_renamed_in_a_record() -> None:
     renames = hidden_names(["Ann", "seat", "Bo"], [1])
     assert renames == {"seat": "deleted player"}
@@ -209,6 +219,8 @@ def test_a_rated_table_end_to_end_over_the_api(client: TestClient) -> None:
     with connect(ann, code, made["token"]) as sock:
         sock.send(type="fill_bots", level="probability")
         assert "bots may not sit at this rated table" in sock.error("not_ready")["message"]
+        sock.send(type="configure", options={"num_players": 2, "faces": 4})
+        assert "preset's own rules" in sock.error("bad_options")["message"]
         sock.send(type="rename", name="Annie")
         assert "keeps its account's name" in sock.error("not_ready")["message"]
         sock.send(type="start")
