@@ -75,6 +75,10 @@ def test_the_migration_keeps_every_table_casual(database_url: str) -> None:
         table = store.call_sync(lambda s: s.scalar(select(TableRow).where(TableRow.code == "OLDONE")))
         assert table is not None and table.rated is False and table.bots_rated is False
         assert store.call_sync(lambda s: s.scalar(select(SeatRow.name).where(SeatRow.table_id == table.id))) == "Ann"
+        with store.engine.begin() as conn:  # and back: the tables and their seats stay
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0006")
+            assert conn.exec_driver_sql("SELECT count(*) FROM seats").scalar() == 1
     finally:
         store.close()
 

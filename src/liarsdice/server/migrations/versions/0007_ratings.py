@@ -77,9 +77,9 @@ def downgrade() -> None:
     op.drop_table("person_ratings")
     op.drop_index("ix_game_people_person_id", table_name="game_people")
     op.drop_table("game_people")
-    with op.batch_alter_table("games") as batch:
-        batch.drop_column("rated_at")
-        batch.drop_column("rating_family")
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("bots_rated")
-        batch.drop_column("rated")
+    # Plain DROP COLUMNs (SQLite 3.35 and later does them in place): a batch rebuild of `tables`
+    # or `games` would cascade to their seats, games and steps.
+    op.drop_column("games", "rated_at")
+    op.drop_column("games", "rating_family")
+    op.drop_column("tables", "bots_rated")
+    op.drop_column("tables", "rated")
