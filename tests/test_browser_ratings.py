@@ -90,7 +90,7 @@ def test_a_rated_game_moves_both_ratings_on_the_profiles_and_the_leaderboard(ser
         best = max(ratings, key=lambda n: ratings[n])
         assert rows == [best, min(ratings, key=lambda n: ratings[n])]
         found += _severe(rosa, "the leaderboard")
-        rosa.get_by_role("link", name=best).click()
+        rosa.locator("#leaderboard").get_by_role("link", name=best).click()
         rosa.wait_for_selector("#player-title")
         assert rosa.locator("#player-title").inner_text() == best
         assert rosa.locator("#player-games li").count() == 1
