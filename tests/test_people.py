@@ -124,7 +124,7 @@ def test_sign_up_sign_out_sign_in_with_the_cookie_flags(client: TestClient) -> N
     account = client.get("/account")
     assert account.status_code == 200 and ">Ana</h1>" in account.text
     home = client.get("/")
-    assert 'class="account-link" href="/account">Ana</a>' in home.text  # the name in the navigation
+    assert 'class="account-link" href="/players/Ana">Ana</a>' in home.text  # the name: the profile's link
     out = post(client, "/signout", {}, page="/account")
     assert out.status_code == 303
     assert client.get("/account", follow_redirects=False).headers["location"] == "/signin"

@@ -30,6 +30,8 @@ async def send_hint(room: Room, conn: Link, ref: int | None) -> None:
     seat = conn.seat
     if seat is None:
         raise RoomError("not_seated", "a hint is for a player at their own turn: you are watching")
+    if room.rated:  # the best bot's advice would play a rated game for its player
+        raise RoomError("no_hint", "there are no hints at a rated table: its games rate the players themselves")
     state, game_id, step = room.state, room.game_id, room.steps_done
     if state is None or game_id is None or room.status != "playing":
         raise RoomError("no_game", "there is no game in play to give a hint in")

@@ -66,8 +66,21 @@ class RoomManager:
             cluster.on_message = self._on_message
             cluster.on_lost = self._lost
 
-    async def create(self, preset: str, name: str, overrides: dict[str, Any], turn_seconds: int) -> tuple[Room, str]:
+    async def create(
+        self,
+        preset: str,
+        name: str,
+        overrides: dict[str, Any],
+        turn_seconds: int,
+        *,
+        rated: bool = False,
+        bots_rated: bool = False,
+    ) -> tuple[Room, str]:
+        """A new table with its host in seat 0. A rated one (docs/ratings.md) plays its preset's
+        own rules (only the seats may change); its host and people are signed-in accounts."""
         name = clean_name(name)
+        if rated and set(overrides) - {"num_players"}:
+            raise RoomError("bad_options", "a rated table plays its preset's own rules: only num_players may be set")
         try:
             options = build_options(preset, overrides)
         except OptionsError as e:
@@ -83,11 +96,19 @@ class RoomManager:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             table_id = await self.store.call(
                 functools.partial(
-                    create_table, code=code, preset=preset, overrides=overrides, seconds=turn_seconds, seats=seats
+                    create_table,
+                    code=code,
+                    preset=preset,
+                    overrides=overrides,
+                    seconds=turn_seconds,
+                    seats=seats,
+                    rated=rated,
+                    bots_rated=rated and bots_rated,
                 )
             )
             if table_id is not None:
                 room = Room(self, table_id, code, preset, overrides, turn_seconds, "open", 0, seats)
+                room.rated, room.bots_rated = rated, rated and bots_rated
                 await self._claim_new(code)
                 self.rooms[code] = room
                 return room, token
@@ -187,6 +208,7 @@ class RoomManager:
             list(data["seats"]),
             data["games_played"],
         )
+        room.rated, room.bots_rated = bool(data.get("rated")), bool(data.get("bots_rated"))
         g = data["game"]
         if g is not None:
             record = {
@@ -461,7 +483,8 @@ class RoomManager:
         if method == "table":
             return room.table_json(self.base_url)
         if method == "join":
-            seat, token = await room.join(str(args["name"]))
+            account = args.get("account")  # the signed-in person's name, or None for a guest
+            seat, token = await room.join(str(args["name"]), str(account) if account is not None else None)
             return join_answer(room, seat, token, str(args["name"]))
         if method == "seat_account":
             seat, token = await room.seat_account(str(args["name"]), args["seat"])

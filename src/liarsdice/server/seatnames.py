@@ -22,6 +22,7 @@ class Room(Protocol):
 
     code: str
     status: str
+    rated: bool
     seats: list[Seat]
     conns: set[Link]
     lock: asyncio.Lock
@@ -63,6 +64,8 @@ async def rename_seat(room: Room, conn: Link, name: object, ref: int | None = No
         current = room.seats[seat]
         if room.status != "open":
             raise RoomError("not_ready", "names change only before the game starts, while the table waits for players")
+        if room.rated:
+            raise RoomError("not_ready", "at a rated table a seat keeps its account's name")
         if current.bot_level is not None:  # a person's seat has none; a bot account's names it
             raise RoomError("not_ready", "a bot account's seat keeps the account's name")
         if new != current.name:

@@ -1,5 +1,5 @@
 """The database: tables, seats, games, every step of every game, their analyses, chat, bot accounts,
-people's accounts and their sessions, and the ladder.
+people's accounts and their sessions, people's ratings, and the ladder.
 
 One thread owns the connection and runs every database job in order. Jobs that arrive while a
 transaction is being committed are committed together in the next one (group commit), each in
@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -75,6 +76,8 @@ class TableRow(Base):
     game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     games_played: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)  # its games rate its accounts (ratingrows.py)
+    bots_rated: Mapped[bool] = mapped_column(Boolean, default=False)  # the host lets bots sit at it
 
 
 class SeatRow(Base):
@@ -106,6 +109,10 @@ class GameRow(Base):
     rounds: Mapped[int] = mapped_column(Integer, default=0)
     winners: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
     record: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # A game of a rated table: the family it rates (ratingfamily.py), and when it was rated
+    # (set once, by the one process that claims it).
+    rating_family: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class StepRow(Base):
@@ -191,10 +198,52 @@ class PersonSeatRow(Base):
     __table_args__ = (UniqueConstraint("person_id", "table_code", "seat_no", name="uq_person_seats_seat"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
-    table_code: Mapped[str] = mapped_column(String(16))
+    table_code: Mapped[str] = mapped_column(String(16), index=True)  # a game's start looks its seats up
     seat_no: Mapped[int] = mapped_column(Integer)
     token_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GamePersonRow(Base):
+    """Who an account was at a game: the seat whose token its `person_seats` row held when the
+    game started (gamepeople.py). Kept when the account is deleted (its row stays, renamed)."""
+
+    __tablename__ = "game_people"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+
+
+class PersonRatingRow(Base):
+    """A person's OpenSkill rating in one family of presets (ratingfamily.py, ratingrows.py)."""
+
+    __tablename__ = "person_ratings"
+    __table_args__ = (UniqueConstraint("person_id", "family", name="uq_person_ratings_person_family"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    family: Mapped[str] = mapped_column(String(32), index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChangeRow(Base):
+    """What one rated game did to one person's rating: the profile's chart and a game's summary."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("game_id", "person_id", name="uq_rating_changes_game_person"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("people.id", ondelete="CASCADE"), index=True)
+    seat_no: Mapped[int] = mapped_column(Integer)
+    family: Mapped[str] = mapped_column(String(32))
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
 class LadderGameRow(Base):

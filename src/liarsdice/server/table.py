@@ -90,6 +90,8 @@ class Table:
     round_moves: tuple[int, list[dict[str, Any]]] | None = None
     spectators_named: int = 0
     bots_only: bool = False  # a ladder table: its seats are for the bots the ladder seats or invites
+    rated: bool = False  # its games rate its accounts (docs/ratings.md): every person signed in
+    bots_rated: bool = False  # a rated table where the host lets bots sit (they are not rated)
 
     @property
     def store(self) -> Store:
@@ -135,6 +137,8 @@ class Table:
             "game_id": self.game_id,
             "games_played": self.games_played,
             "forfeit": self.forfeited,
+            "rated": self.rated,
+            "bots_rated": self.bots_rated,
         }
 
     def invitation(self, seat: int | None) -> dict[str, Any]:

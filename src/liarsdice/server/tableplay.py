@@ -8,20 +8,36 @@ import asyncio
 import logging
 import secrets
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..record import Recorder
 from ..rules import Game, GameState, IllegalAction, InvalidText, RoundResolved, Turn, action_from_list
 from .connection import Link
+from .gamepeople import note_people, people_at
 from .limits import OFF_LOOP_MOVES, RoomError, moves_bound
+from .ratingfamily import family_of
+from .ratingrows import rate_safely
 from .seatkinds import account_of
 from .storage import utcnow
 from .table import Step
 from .tablebots import BotTable
-from .tablerows import finish_game, new_game_row
+from .tablerows import Seat, finish_game, new_game_row
 from .views import turn_json
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
 log = logging.getLogger("liarsdice.server")
+
+
+def check_rated_seats(seats: list[Seat], people: dict[int, int]) -> None:
+    """A rated game starts only with a signed-in account at every person's seat (bots sit there
+    only where the host allowed them, which joining checks)."""
+    for i, seat in enumerate(seats):
+        if seat.kind == "human" and not seat.bot_level and i not in people:
+            raise RoomError(
+                "not_ready", f"seat {i + 1} ({seat.name}) is not held by a signed-in account: a rated table needs one"
+            )
 
 
 class PlayingTable(BotTable):
@@ -67,9 +83,18 @@ class PlayingTable(BotTable):
             for s in self.seats
         ]
         seed = secrets.randbits(62)
-        game_id = await self.store.call(
-            lambda s: new_game_row(s, self.table_id, self.preset, options, names, players, seed)
-        )
+        seats, rated, code = list(self.seats), self.rated, self.code
+        family = family_of(self.preset) if rated else None
+
+        def store_game(session: Session) -> int:
+            people = people_at(session, code, seats)  # who each account is here (gamepeople.py)
+            if rated:
+                check_rated_seats(seats, people)
+            game_id = new_game_row(session, self.table_id, self.preset, options, names, players, seed, family)
+            note_people(session, game_id, people)
+            return game_id
+
+        game_id = await self.store.call(store_game)
         self.game_id, self.seed, self.game = game_id, seed, game
         self.recorder = Recorder(game, seed=seed, preset=self.preset, players=players, meta={"table": self.code})
         self.state = game.new_initial_state()
@@ -202,7 +227,14 @@ class PlayingTable(BotTable):
             winners = [name for i, name in enumerate(self.state.seats) if i != self.forfeited["seat"]]
         rounds = len(record["rounds"])
         game_id = self.game_id
-        await self.store.call(lambda s: finish_game(s, self.table_id, game_id, record, winners, rounds))
+        table_id, rated = self.table_id, self.rated
+
+        def store_end(session: Session) -> None:
+            finish_game(session, table_id, game_id, record, winners, rounds)
+            if rated:  # in the same commit: a finished rated game is rated, once (ratingrows.py)
+                rate_safely(session, game_id)
+
+        await self.store.call(store_end)
         self.status = "finished"
         reviewer = self.manager.reviewer
         if reviewer is not None and not self.bots_only:  # the ladder's games: when someone asks

@@ -60,8 +60,10 @@ def new_game_row(
     names: list[str],
     players: list[dict[str, Any]],
     seed: int,
+    rating_family: str | None = None,
 ) -> int:
     row = GameRow(
+        rating_family=rating_family,
         table_id=table_id,
         preset=preset,
         options=options.to_dict(),
@@ -106,6 +108,8 @@ def load_table(session: Session, code: str) -> dict[str, Any] | None:
         "host_seat": table.host_seat,
         "games_played": table.games_played,
         "game_id": table.game_id,
+        "rated": table.rated,
+        "bots_rated": table.bots_rated,
         "seats": [Seat(r.name, r.kind, r.bot_level, r.token_hash) for r in seats],
         "game": None,
     }
@@ -137,12 +141,27 @@ def recorded_forfeit(record: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def create_table(
-    session: Session, code: str, preset: str, overrides: dict[str, Any], seconds: int, seats: list[Seat]
+    session: Session,
+    code: str,
+    preset: str,
+    overrides: dict[str, Any],
+    seconds: int,
+    seats: list[Seat],
+    rated: bool = False,
+    bots_rated: bool = False,
 ) -> int | None:
     if session.scalar(select(TableRow.id).where(TableRow.code == code)) is not None:
         return None
     table = TableRow(
-        code=code, preset=preset, options=overrides, turn_seconds=seconds, status="open", host_seat=0, games_played=0
+        code=code,
+        preset=preset,
+        options=overrides,
+        turn_seconds=seconds,
+        status="open",
+        host_seat=0,
+        games_played=0,
+        rated=rated,
+        bots_rated=bots_rated,
     )
     session.add(table)
     session.flush()

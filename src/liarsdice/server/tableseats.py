@@ -22,8 +22,14 @@ if TYPE_CHECKING:
 class SeatedTable(PlayingTable):
     """A table whose seats people take and the host fills."""
 
-    async def join(self, name: str) -> tuple[int, str]:
+    async def join(self, name: str, account: str | None = None) -> tuple[int, str]:
+        """Seat a person as `name`; at a rated table only a signed-in one (`account`, the name
+        of their account, which is then the seat's name)."""
         name = clean_name(name)
+        if self.rated:
+            if account is None:
+                raise RoomError("sign_in", "sign in to sit at a rated table: its games change its players' ratings")
+            name = account
         async with self.lock:
             if self.status != "open":
                 raise RoomError("not_ready", "this table's game has started: watch it, or ask for a rematch")
@@ -33,6 +39,8 @@ class SeatedTable(PlayingTable):
             if not empty:
                 raise RoomError("not_ready", "every seat at this table is taken")
             seat = empty[0]
+            if self.rated and any(s.kind == "human" and s.name.lower() == name.lower() for s in self.seats):
+                raise RoomError("not_ready", f"{name} sits at this rated table already: one seat per account")
             name = self._unique_name(name, seat)
             token = secrets.token_urlsafe(24)
             await self.set_seats([(seat, Seat(name, "human", None, hash_token(token)))])
@@ -96,8 +104,14 @@ class SeatedTable(PlayingTable):
             self.away_since.pop(seat, None)
             self.broadcast_table()  # the seat's connections now watch
 
+    def bots_allowed(self) -> None:
+        """Bots sit at a rated table only where its host said so when making it."""
+        if self.rated and not self.bots_rated:
+            raise RoomError("not_ready", "bots may not sit at this rated table: its host did not allow them")
+
     async def fill_bots(self, conn: Link, level: str) -> None:
         self.host_only(conn)
+        self.bots_allowed()
         try:
             level = resolve(level)  # stored as the bot that plays it: "Master" is "duel"
         except ValueError as e:
@@ -125,7 +139,9 @@ class SeatedTable(PlayingTable):
             await self.set_seats([(i, Seat(f"Seat {i + 1}")) for i, s in enumerate(self.seats) if s.kind == "bot"])
 
     def _empty_seat(self, seat: int | None) -> int:
-        """`seat` if it is empty (the first empty seat if None), else RoomError saying why not."""
+        """`seat` if it is empty (the first empty seat if None), else RoomError saying why not
+        (bots are what fill seats this way: not at a rated table that does not allow them)."""
+        self.bots_allowed()
         if self.status != "open":
             raise RoomError("not_ready", "bots can be seated only before the game starts")
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
@@ -194,6 +210,8 @@ class SeatedTable(PlayingTable):
                 raise RoomError("not_ready", "the rules can change only before the game starts")
             new_preset = find_preset(preset).name if preset is not None else self.preset
             overrides = dict(options) if options is not None else dict(self.overrides)
+            if self.rated and set(overrides) - {"num_players"}:
+                raise RoomError("bad_options", "a rated table plays its preset's own rules: only the seats may change")
             try:
                 built = build_options(new_preset, overrides)
             except OptionsError as e:

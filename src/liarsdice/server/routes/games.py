@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from ...review import ANALYSIS_VERSION
 from ...rules import PRESETS
 from ..analysisrows import DONE, FAILED, QUEUED, analysis_state
+from ..gamepeople import deleted_seats, hidden_names, renamed, renames_of_game
 from ..limits import shown_number
 from ..storage import MAX_ID, GameRow, TableRow, as_utc
 from ..tablerows import recorded_forfeit
@@ -57,7 +58,8 @@ async def game_analysis(request: Request, game_id: Annotated[int, PathParam(desc
     if state is None:
         raise HTTPException(404, f"no finished game {game_id}")
     if state.status == DONE:
-        return JSONResponse(state.data)
+        renames = await manager.store.call(lambda s: renames_of_game(s, game_id))  # deleted accounts' seats
+        return JSONResponse(renamed(state.data, renames) if renames else state.data)
     if state.status == FAILED:
         raise HTTPException(422, f"game {game_id} could not be analysed: {state.reason}")
     if state.status == QUEUED and manager.reviewer is not None:
@@ -74,19 +76,23 @@ def finished_games(session: Session) -> list[dict[str, Any]]:
         .order_by(GameRow.id.desc())
         .limit(200)
     ).all()
+    hidden = deleted_seats(session, [game.id for game, _ in rows])  # deleted accounts' seats
     return [
-        {
-            "id": game.id,
-            "table": code,
-            "preset": game.preset,
-            "title": PRESETS[game.preset].title if game.preset in PRESETS else game.preset,
-            "seats": game.seats,
-            "winners": game.winners or [],
-            "forfeit": recorded_forfeit(game.record),
-            "rounds": game.rounds,
-            "started": as_utc(game.started_at).isoformat(timespec="seconds"),
-            "finished": as_utc(game.finished_at).isoformat(timespec="seconds") if game.finished_at else None,
-        }
+        renamed(
+            {
+                "id": game.id,
+                "table": code,
+                "preset": game.preset,
+                "title": PRESETS[game.preset].title if game.preset in PRESETS else game.preset,
+                "seats": game.seats,
+                "winners": game.winners or [],
+                "forfeit": recorded_forfeit(game.record),
+                "rounds": game.rounds,
+                "started": as_utc(game.started_at).isoformat(timespec="seconds"),
+                "finished": as_utc(game.finished_at).isoformat(timespec="seconds") if game.finished_at else None,
+            },
+            hidden_names(game.seats, hidden.get(game.id, [])),
+        )
         for game, code in rows
     ]
 
@@ -95,4 +101,7 @@ def game_record_of(session: Session, game_id: int) -> dict[str, Any] | None:
     game = session.get(GameRow, game_id)
     if game is None or game.record is None:
         return None
+    deleted = deleted_seats(session, [game_id]).get(game_id)
+    if deleted:  # an account deleted since: its seats are "deleted player" (gamepeople.py)
+        return dict(renamed(game.record, hidden_names(game.seats, deleted)))
     return game.record

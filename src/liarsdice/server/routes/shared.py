@@ -67,4 +67,4 @@ def rooms(request: HTTPConnection) -> RoomManager:
 
 def status_of(error: RoomError) -> int:
     """The HTTP status of a table's refusal."""
-    return {"bad_options": 422, "bad_message": 422, "not_ready": 409}.get(error.code, 400)
+    return {"bad_options": 422, "bad_message": 422, "not_ready": 409, "sign_in": 403}.get(error.code, 400)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ...rules import PRESETS, OptionsError
 from ..limits import MAX_TURN_SECONDS, NAME_RULE, OPTIONS_RULE, PRESET_RULE, RoomError
 from ..manager import CODE_LENGTH
-from ..signedin import remember_seat_taken
+from ..signedin import person_of, remember_seat_taken
 from ..storage import SeatRow, TableRow
 from .shared import StrictJSONRoute, rooms, status_of
 
@@ -23,6 +23,7 @@ router = APIRouter(route_class=StrictJSONRoute)
 # Each field's description is what a refusal of it says is allowed (validation.py).
 TURN_RULE = f"the turn timer is a whole number of seconds, 0 (none) to {MAX_TURN_SECONDS}"
 CODE_RULE = f"a table's code is {CODE_LENGTH} letters and digits, as in its link (/t/CODE)"
+RATED_RULE = "rated and bots_rated are true or false (docs/ratings.md)"
 TableCode = Annotated[str, PathParam(description=CODE_RULE)]
 
 
@@ -32,6 +33,8 @@ class CreateTable(BaseModel):
     name: str = Field(description=NAME_RULE)  # its length is checked with the rest of it (clean_name)
     options: dict[str, Any] = Field(default_factory=dict, description=OPTIONS_RULE)
     turn_seconds: int = Field(default=0, description=TURN_RULE)
+    rated: bool = Field(default=False, description=RATED_RULE)
+    bots_rated: bool = Field(default=False, description=RATED_RULE)
 
 
 class JoinTable(BaseModel):
@@ -58,8 +61,16 @@ async def presets() -> list[dict[str, Any]]:
 @router.post("/api/tables")
 async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
     manager = rooms(request)
+    name = body.name
+    if body.rated:  # a rated table's host is a signed-in account, seated under its name
+        person, _ = await person_of(request)
+        if person is None:
+            raise HTTPException(403, "sign in to make a rated table: its games change its players' ratings")
+        name = person.name
     try:
-        room, token = await manager.create(body.preset, body.name, body.options, body.turn_seconds)
+        room, token = await manager.create(
+            body.preset, name, body.options, body.turn_seconds, rated=body.rated, bots_rated=body.bots_rated
+        )
     except RoomError as e:
         raise HTTPException(status_of(e), e.message) from e
     except OptionsError as e:
@@ -92,7 +103,9 @@ async def table_info(code: TableCode, request: Request) -> dict[str, Any]:
 
 @router.post("/api/tables/{code}/join")
 async def join(code: TableCode, body: JoinTable, request: Request) -> dict[str, Any]:
-    answer = await _table_call(request, code, "join", {"name": body.name})
+    person, _ = await person_of(request)  # at a rated table, only an account sits, under its name
+    args = {"name": body.name, "account": person.name if person is not None else None}
+    answer = await _table_call(request, code, "join", args)
     await remember_seat_taken(request, str(answer["code"]), int(answer["seat"]), str(answer["token"]))
     return answer
 
@@ -120,6 +133,7 @@ def open_tables(session: Session) -> list[dict[str, Any]]:
                 "preset": table.preset,
                 "title": PRESETS[table.preset].title if table.preset in PRESETS else table.preset,
                 "status": table.status,
+                "rated": table.rated,
                 "seats": len(kinds),
                 "humans": kinds.count("human"),
                 "bots": kinds.count("bot"),

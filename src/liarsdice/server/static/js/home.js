@@ -1,6 +1,7 @@
 // The home page: create a table, join one by code, the lobby of open tables.
 
 import { $, api, capitalize, fill, h, plural, prefs, seats, timeAgo } from "./common.js";
+import { initRatedChoice, ratedBody } from "./ratedform.js";
 
 const state = { presets: [], lobbyTimer: null, checkTimer: null, checkSeq: 0 };
 
@@ -257,7 +258,7 @@ async function createTable(event) {
     if (!p) throw new Error("Choose the rules first.");
     const { options, turnSeconds } = readOptions(p);
     const name = readName("#create-name");
-    body = { preset: p.name, name, options, turn_seconds: turnSeconds };
+    body = ratedBody({ preset: p.name, name, options, turn_seconds: turnSeconds });
     prefs.name = name;
   } catch (e) {
     showError("#create-error", e.message);
@@ -363,7 +364,7 @@ async function refreshLobby() {
           { class: "lobby-meta" },
           h("div", { class: "title" }, `${t.title || t.preset} `, h("span", { class: "code small", text: t.code })),
           Array.isArray(t.names) && t.names.length ? h("div", { class: "small", text: `with ${t.names.join(", ")}` }) : null,
-          h("div", { class: "small muted", text: `${seatsTotal} seats · ${parts.join(", ")} · ${statusWords(t.status)}${t.created ? ` · ${timeAgo(t.created)}` : ""}` }),
+          h("div", { class: "small muted", text: `${t.rated ? "Rated · " : ""}${seatsTotal} seats · ${parts.join(", ")} · ${statusWords(t.status)}${t.created ? ` · ${timeAgo(t.created)}` : ""}` }),
         ),
         h("a", { class: `button${canJoin || mine ? " primary" : ""}`, href, text: label, "aria-label": `${label}: ${t.title || t.preset} table ${t.code}` }),
       );
@@ -396,6 +397,7 @@ function init() {
     });
   }
   $("#create-form").addEventListener("submit", createTable);
+  initRatedChoice();
   $("#join-form").addEventListener("submit", joinTable);
   $("#watch-btn").addEventListener("click", watchTable);
   loadPresets();

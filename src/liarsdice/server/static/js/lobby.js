@@ -45,6 +45,7 @@ export function renderTable() {
   const status = { open: "Waiting for players", playing: "Playing", finished: "Game over" }[t.status] || t.status;
   $("#status-badge").textContent = status;
   $("#status-badge").className = `badge ${t.status === "playing" ? "accent" : t.status === "finished" ? "gold" : ""}`;
+  $("#rated-badge").textContent = t.rated ? (t.bots_rated ? "Rated (bots allowed)" : "Rated") : "Casual";
   $("#invite").hidden = false;
   $("#code").textContent = t.code || CODE;
   $("#spectators").textContent = t.spectators ? `${plural(t.spectators, "spectator")}` : "";
