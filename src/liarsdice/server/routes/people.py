@@ -10,7 +10,6 @@ sign-in per account name too (attempts.py), before any password is hashed.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -18,7 +17,6 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..attempts import Attempts
 from ..limits import NAME_RULE, RoomError, hash_token
 from ..people import (
     PASSWORD_MAX,
@@ -54,6 +52,7 @@ from ..sessions import (
     forget_cookie,
     set_cookie,
 )
+from ..sharedattempts import Limits, SharedAttempts
 from ..signedin import person_of
 from ..storage import Store
 from .shared import rooms
@@ -62,15 +61,6 @@ router = APIRouter()
 
 FIELDS = 8  # fields a form may send: ours have at most four
 FORM_TYPE = "application/x-www-form-urlencoded"
-
-
-class Limits:
-    """The tries of this process (attempts.py): sign-ins per address and per name, sign-ups per address."""
-
-    def __init__(self) -> None:
-        self.signin_address = Attempts(free=5, most=20, window=900.0)
-        self.signin_name = Attempts(free=10, most=50, window=900.0)
-        self.signup_address = Attempts(free=3, most=10, window=3600.0)
 
 
 class FormRefused(Exception):
@@ -82,8 +72,13 @@ class FormRefused(Exception):
 
 
 def limits_of(request: Request) -> Limits:
+    """The server's limits: shared through Redis when the server runs with `--redis-url`."""
     if not hasattr(request.app.state, "people_limits"):
-        request.app.state.people_limits = Limits()
+        cluster = rooms(request).cluster
+        if cluster is None:
+            request.app.state.people_limits = Limits()
+        else:
+            request.app.state.people_limits = Limits(cluster.redis, f"{cluster.prefix}:tries")
     limits: Limits = request.app.state.people_limits
     return limits
 
@@ -105,8 +100,8 @@ def in_words(seconds: float) -> str:
     return f"{n} minute{'s' if n != 1 else ''}"
 
 
-def check_wait(attempts: Attempts, key: str, what: str) -> None:
-    wait = attempts.wait(key, time.monotonic())
+async def check_wait(attempts: SharedAttempts, key: str, what: str) -> None:
+    wait = await attempts.wait(key)
     if wait > 0:
         raise FormRefused(
             429, f"too many tries {what}: try again in {in_words(wait)}", {"Retry-After": str(math.ceil(wait))}
@@ -198,9 +193,9 @@ async def signup(request: Request) -> Response:
         name = form.get("name", "")[:200]
         limits = limits_of(request)
         address = address_of(request)
-        check_wait(limits.signup_address, address, "to make an account from your address")
+        await check_wait(limits.signup_address, address, "to make an account from your address")
         name, password = credentials(form)
-        limits.signup_address.note(address, time.monotonic())  # a hash is made: it counts
+        await limits.signup_address.note(address)  # a hash is made: it counts
         hashed = await hash_off_loop(password)
         store = store_of(request)
         try:
@@ -235,18 +230,17 @@ async def signin(request: Request) -> Response:
         name = form.get("name", "")[:200]
         limits = limits_of(request)
         address = address_of(request)
-        check_wait(limits.signin_address, address, "to sign in from your address")
+        await check_wait(limits.signin_address, address, "to sign in from your address")
         name, password = credentials(form)
         key = name.casefold()
-        check_wait(limits.signin_name, key, "to sign in to this account")
+        await check_wait(limits.signin_name, key, "to sign in to this account")
         store = store_of(request)
         found, stored = await store.call(lambda s: password_hash_of(s, name))
         if found is None or not await matches_off_loop(stored, password):
-            now = time.monotonic()
-            limits.signin_address.note(address, now)
-            limits.signin_name.note(key, now)
+            await limits.signin_address.note(address)
+            await limits.signin_name.note(key)
             raise FormRefused(401, WRONG)
-        limits.signin_name.forget(key)
+        await limits.signin_name.forget(key)
         person_id = found.id
         token = await store.call(lambda s: open_session(s, person_id))
     except FormRefused as e:
@@ -304,10 +298,10 @@ async def checked_password(request: Request, person: Person, password: str) -> N
     """FormRefused unless `password` is this person's (limited as sign-ins are)."""
     limits = limits_of(request)
     key = person.name.casefold()
-    check_wait(limits.signin_name, key, "with this account's password")
+    await check_wait(limits.signin_name, key, "with this account's password")
     stored = await store_of(request).call(lambda s: hash_of(s, person.id))
     if len(password) > PASSWORD_MAX or not await matches_off_loop(stored, password):
-        limits.signin_name.note(key, time.monotonic())
+        await limits.signin_name.note(key)
         raise FormRefused(401, "that is not your password: nothing was changed")
 
 
