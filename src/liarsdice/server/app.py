@@ -22,7 +22,7 @@ from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
 from .reviewer import Reviewer
-from .routes import bots, games, ladder, learn, operations, people, tables, tablesocket
+from .routes import bots, games, heldseats, ladder, learn, operations, people, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
 from .signedin import SignedInPages
@@ -113,6 +113,7 @@ def create_app(
         ladder.router,
         learn.router,
         people.router,
+        heldseats.router,
         tablesocket.router,
     ):
         app.router.routes.extend(router.routes)
