@@ -116,8 +116,10 @@ async def read_form(request: Request, session_token: str | None) -> dict[str, st
     if not request.headers.get("content-type", "").lower().startswith(FORM_TYPE):
         raise FormRefused(415, f"this address takes a form sent as {FORM_TYPE}")
     body = await request.body()  # at most MAX_BODY: sizes.RequestLimits refuses more
-    try:
-        fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=FIELDS)
+    try:  # strict UTF-8: a byte that is not (or a lone surrogate's) is refused, not guessed at
+        fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=FIELDS, errors="strict")
+    except UnicodeDecodeError:
+        raise FormRefused(400, "this form is not UTF-8 text: send it from this site's own page") from None
     except ValueError:
         raise FormRefused(422, f"this form sent too many fields: it has at most {FIELDS}") from None
     form = {key: values[0] for key, values in fields.items()}
