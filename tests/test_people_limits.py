@@ -55,6 +55,22 @@ def test_two_processes_count_the_tries_of_one_key_together(redis_server: str) ->
     asyncio.run(run())
 
 
+def test_tries_sent_at_once_are_counted_one_by_one_at_both_processes(redis_server: str) -> None:
+    async def run() -> None:
+        a, b, client = two_processes(redis_server, 2_000_000)
+        try:
+            taken = await asyncio.gather(*(p.take("x") for p in [a, b] * 5))  # ten at once, five at each
+            tickets = [ticket for _, ticket in taken if ticket is not None]
+            assert len(tickets) == 2  # the two free tries; the others wait
+            assert sorted(wait for wait, ticket in taken if ticket is None) == [1.0] * 8
+            await a.give_back(tickets[0])  # that password was right: its try does not count
+            assert await client.zcard(f"{a.prefix}:x") == 1 and await b.wait("x") == 0.0
+        finally:
+            await client.aclose()
+
+    asyncio.run(run())
+
+
 def test_redis_s_own_clock_counts_when_none_is_given(redis_server: str) -> None:
     async def run() -> None:
         client = aioredis.from_url(redis_server, decode_responses=True)

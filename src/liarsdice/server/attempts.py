@@ -50,6 +50,21 @@ class Attempts:
         delay = min(self.longest, self.base * 2.0 ** (count - self.free))
         return max(0.0, last + delay - now)
 
+    def take(self, key: str, now: float) -> float:
+        """Seconds `key` must wait; if none, its try is counted at once (given back with
+        `give_back` if it turns out not to count), so that tries made together are counted
+        one by one rather than all let through before any is noted."""
+        wait = self.wait(key, now)
+        if wait == 0:
+            self.note(key, now)
+        return wait
+
+    def give_back(self, key: str, when: float) -> None:
+        """Forget the try `take` counted at `when` (it did not count: the password was right)."""
+        times = self.tries.get(key)
+        if times is not None and when in times:
+            times.remove(when)
+
     def note(self, key: str, now: float) -> None:
         """A try that counts (a failed sign-in; any sign-up that was tried)."""
         self.tries.setdefault(key, deque()).append(now)

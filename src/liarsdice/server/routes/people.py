@@ -52,7 +52,7 @@ from ..sessions import (
     forget_cookie,
     set_cookie,
 )
-from ..sharedattempts import Limits, SharedAttempts
+from ..sharedattempts import Limits, SharedAttempts, Ticket
 from ..signedin import person_of
 from ..storage import Store
 from .shared import rooms
@@ -100,12 +100,26 @@ def in_words(seconds: float) -> str:
     return f"{n} minute{'s' if n != 1 else ''}"
 
 
+def too_many(wait: float, what: str) -> FormRefused:
+    return FormRefused(
+        429, f"too many tries {what}: try again in {in_words(wait)}", {"Retry-After": str(math.ceil(wait))}
+    )
+
+
 async def check_wait(attempts: SharedAttempts, key: str, what: str) -> None:
+    """FormRefused 429 if `key` must wait (a look, counting nothing: before anything is read)."""
     wait = await attempts.wait(key)
     if wait > 0:
-        raise FormRefused(
-            429, f"too many tries {what}: try again in {in_words(wait)}", {"Retry-After": str(math.ceil(wait))}
-        )
+        raise too_many(wait, what)
+
+
+async def take_try(attempts: SharedAttempts, key: str, what: str) -> Ticket:
+    """Count a try of `key` before its password is hashed (FormRefused 429 if it must wait):
+    tries sent at once are thus counted one by one, none let through uncounted."""
+    wait, ticket = await attempts.take(key)
+    if ticket is None:
+        raise too_many(wait, what)
+    return ticket
 
 
 async def read_form(request: Request, session_token: str | None) -> dict[str, str]:
@@ -197,7 +211,7 @@ async def signup(request: Request) -> Response:
         address = address_of(request)
         await check_wait(limits.signup_address, address, "to make an account from your address")
         name, password = credentials(form)
-        await limits.signup_address.note(address)  # a hash is made: it counts
+        await take_try(limits.signup_address, address, "to make an account from your address")  # a hash is made
         hashed = await hash_off_loop(password)
         store = store_of(request)
         try:
@@ -235,13 +249,17 @@ async def signin(request: Request) -> Response:
         await check_wait(limits.signin_address, address, "to sign in from your address")
         name, password = credentials(form)
         key = name.casefold()
-        await check_wait(limits.signin_name, key, "to sign in to this account")
+        at_address = await take_try(limits.signin_address, address, "to sign in from your address")
+        try:
+            await take_try(limits.signin_name, key, "to sign in to this account")
+        except FormRefused:
+            await limits.signin_address.give_back(at_address)
+            raise
         store = store_of(request)
         found, stored = await store.call(lambda s: password_hash_of(s, name))
         if found is None or not await matches_off_loop(stored, password):
-            await limits.signin_address.note(address)
-            await limits.signin_name.note(key)
-            raise FormRefused(401, WRONG)
+            raise FormRefused(401, WRONG)  # both tries stay counted
+        await limits.signin_address.give_back(at_address)
         await limits.signin_name.forget(key)
         person_id = found.id
         token = await store.call(lambda s: open_session(s, person_id))
@@ -300,11 +318,11 @@ async def checked_password(request: Request, person: Person, password: str) -> N
     """FormRefused unless `password` is this person's (limited as sign-ins are)."""
     limits = limits_of(request)
     key = person.name.casefold()
-    await check_wait(limits.signin_name, key, "with this account's password")
+    ticket = await take_try(limits.signin_name, key, "with this account's password")
     stored = await store_of(request).call(lambda s: hash_of(s, person.id))
     if len(password) > PASSWORD_MAX or not await matches_off_loop(stored, password):
-        await limits.signin_name.note(key)
-        raise FormRefused(401, "that is not your password: nothing was changed")
+        raise FormRefused(401, "that is not your password: nothing was changed")  # the try stays counted
+    await limits.signin_name.give_back(ticket)
 
 
 @router.post("/account/password", include_in_schema=False)
