@@ -1,5 +1,5 @@
-"""The sign-in limits shared through Redis (sharedattempts.py, docs/accounts.md "Several
-processes"): two processes' counts are one; a Redis that fails neither locks anyone out nor
+"""The sign-in limits shared through Redis (sharedattempts.py, docs/accounts.md "For
+operators"): two processes' counts are one; a Redis that fails neither locks anyone out nor
 fails a sign-in, and is logged."""
 
 from __future__ import annotations

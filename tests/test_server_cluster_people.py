@@ -1,5 +1,5 @@
 """Accounts on two `liarsdice serve` processes sharing one PostgreSQL and one Redis
-(docs/accounts.md, "Several processes"), seen from outside as a browser behind a balancer
+(docs/accounts.md, "For operators"), seen from outside as a browser behind a balancer
 sees them: its cookies go to whichever process answers.
 
 Sign up on A, sign in on B; a stolen cookie dies at B when its owner signs out at A, and when

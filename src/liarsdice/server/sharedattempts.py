@@ -1,5 +1,5 @@
 """The tries counted for the sign-in and sign-up limits (attempts.py), shared by every process of
-one server through Redis when it runs with `--redis-url` (docs/accounts.md, "Several processes").
+one server through Redis when it runs with `--redis-url` (docs/accounts.md, "For operators").
 
 Each key (a client address, an account's name) is a Redis sorted set of its tries' times, in
 milliseconds of Redis's own clock (the processes' clocks need not agree), which expires when its
