@@ -80,3 +80,46 @@ def test_a_signed_in_host_takes_their_seat_back_on_a_phone(server: Server, brows
     finally:
         phone.close()
         laptop.close()
+
+
+def test_a_guest_who_signs_up_mid_game_finds_the_table_and_takes_the_seat_elsewhere(
+    server: Server, browser: Any
+) -> None:
+    host = browser.new_context().request.post(f"{server.url}/api/tables", data={"preset": "perudo", "name": "Ann"})
+    code = host.json()["code"]
+    laptop = browser.new_context(**LAPTOP)
+    phone = browser.new_context(**PHONE)
+    try:
+        page = laptop.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(server.url + "/")
+        page.fill("#join-code", code.lower())
+        page.fill("#join-name", "Elena")
+        page.click("#join-btn")
+        page.wait_for_url(f"**/t/{code}")
+        page.wait_for_selector(".seat.me")  # a guest's seat, held by this browser
+        page.get_by_role("link", name="Sign in").click()
+        page.get_by_role("link", name="Make one").click()
+        page.fill("#signup-name", "Elena")
+        page.fill("#signup-password", "a seat kept by signing up")
+        page.get_by_role("button", name="Make the account").click()
+        page.wait_for_url("**/account")
+        # The page offers the browser's seats to the account, then lists the table.
+        page.locator("#my-tables li", has_text=f"table {code}").wait_for()
+        page.goto(f"{server.url}/t/{code}")
+        page.wait_for_selector(".seat.me")  # still seated after signing up
+
+        other = phone.new_page()
+        other.set_default_timeout(15_000)
+        other.goto(server.url + "/signin")
+        other.fill("#signin-name", "ELENA")
+        other.fill("#signin-password", "a seat kept by signing up")
+        other.get_by_role("button", name="Sign in").click()
+        other.wait_for_url("**/account")
+        other.get_by_role("button", name=f"Take my seat at table {code} here").click()
+        other.wait_for_url(f"**/t/{code}")
+        other.wait_for_selector(".seat.me")
+        assert other.locator(".seat.me .seat-name").inner_text() == "Elena"
+    finally:
+        phone.close()
+        laptop.close()

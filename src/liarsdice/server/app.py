@@ -22,7 +22,7 @@ from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
 from .reviewer import Reviewer
-from .routes import bots, games, ladder, learn, operations, people, ratings, tables, tablesocket
+from .routes import bots, games, heldseats, ladder, learn, operations, people, ratings, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
 from .signedin import SignedInPages
@@ -114,6 +114,7 @@ def create_app(
         learn.router,
         people.router,
         ratings.router,
+        heldseats.router,
         tablesocket.router,
     ):
         app.router.routes.extend(router.routes)

@@ -1,11 +1,12 @@
 """How often one client address (or one account's name) may try to sign in or sign up: a few
 tries freely, then a growing wait between tries, then none until the window has passed.
 
-A refused try costs nothing but a dictionary look-up: no password is hashed, so a flood of
-wrong passwords from one address neither slows the tables (hashing runs off the event loop in
-any case) nor the sign-ins of anyone else. Counts are kept in memory by each server process:
-with several processes each keeps its own, so an address may try up to that many times more;
-a restart forgets them (docs/accounts.md).
+A refused try costs nothing but a look-up: no password is hashed, so a flood of wrong
+passwords from one address neither slows the tables (hashing runs off the event loop in any
+case) nor the sign-ins of anyone else. These counts are one process's, in memory (a restart
+forgets them); with several processes sharing a Redis, sharedattempts.py keeps them there, so
+the processes together allow what one does, and falls back on these when Redis fails
+(docs/accounts.md).
 """
 
 from __future__ import annotations
@@ -37,12 +38,32 @@ class Attempts:
         if not times:
             del self.tries[key]  # forget quiet keys: the table stays small
             return 0.0
-        if len(times) >= self.most:
-            return times[0] + self.window - now
-        if len(times) < self.free:
+        return self.wait_after(len(times), times[0], times[-1], now)
+
+    def wait_after(self, count: int, first: float, last: float, now: float) -> float:
+        """Seconds to wait after `count` tries within the window, the first and the last at
+        those times (the rule itself, wherever the tries are kept)."""
+        if count >= self.most:
+            return max(0.0, first + self.window - now)
+        if count < self.free:
             return 0.0
-        delay = min(self.longest, self.base * 2.0 ** (len(times) - self.free))
-        return max(0.0, times[-1] + delay - now)
+        delay = min(self.longest, self.base * 2.0 ** (count - self.free))
+        return max(0.0, last + delay - now)
+
+    def take(self, key: str, now: float) -> float:
+        """Seconds `key` must wait; if none, its try is counted at once (given back with
+        `give_back` if it turns out not to count), so that tries made together are counted
+        one by one rather than all let through before any is noted."""
+        wait = self.wait(key, now)
+        if wait == 0:
+            self.note(key, now)
+        return wait
+
+    def give_back(self, key: str, when: float) -> None:
+        """Forget the try `take` counted at `when` (it did not count: the password was right)."""
+        times = self.tries.get(key)
+        if times is not None and when in times:
+            times.remove(when)
 
     def note(self, key: str, now: float) -> None:
         """A try that counts (a failed sign-in; any sign-up that was tried)."""

@@ -6,22 +6,31 @@ table to hand the seat over (tableseats.SeatedTable.hand_over): only if the seat
 that token (nobody else took it since) does the table make a new token for it, which the new
 device keeps; the record then holds the new token's hash. An account can thus act only for the
 seats it took itself.
+
+A guest who signs up or signs in keeps the seats their browser holds (the table page keeps each
+seat's token in localStorage): the account page offers them (routes/heldseats.py), and
+`adopt_seats` remembers each only if its token is the seat's current one, as the database holds
+it (every seat is stored there before anyone is told of it, whichever process runs the table):
+holding the token is holding the seat, so nobody gains a seat they did not hold.
 """
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..rules import PRESETS
-from .storage import PersonSeatRow, TableRow, as_utc
+from .limits import hash_token
+from .storage import PersonSeatRow, SeatRow, TableRow, as_utc
 
 LISTED = 50  # the newest seats the account page lists
 
 
-def remember_seat(session: Session, person_id: int, code: str, seat: int, token_hash: str) -> None:
+def remember_seat(session: Session, person_id: int, code: str, seat: int, token_hash: str) -> bool:
+    """Keep the seat with the account (True if it was not kept so already)."""
     row = session.scalar(
         select(PersonSeatRow).where(
             PersonSeatRow.person_id == person_id, PersonSeatRow.table_code == code, PersonSeatRow.seat_no == seat
@@ -29,8 +38,33 @@ def remember_seat(session: Session, person_id: int, code: str, seat: int, token_
     )
     if row is None:
         session.add(PersonSeatRow(person_id=person_id, table_code=code, seat_no=seat, token_hash=token_hash))
-    else:
-        row.token_hash = token_hash
+        return True
+    if row.token_hash == token_hash:
+        return False
+    row.token_hash = token_hash
+    return True
+
+
+def adopt_seats(session: Session, person_id: int, held: list[tuple[str, int, str]]) -> int:
+    """Keep with the account each (table code, seat, seat token) whose token is the seat's
+    current one at a table not finished; how many were not kept so already."""
+    added = 0
+    for code, seat_no, token in held:
+        row = session.execute(
+            select(SeatRow.token_hash)
+            .join(TableRow, TableRow.id == SeatRow.table_id)
+            .where(
+                TableRow.code == code,
+                TableRow.status != "finished",
+                SeatRow.seat_no == seat_no,
+                SeatRow.kind == "human",
+                SeatRow.bot_level.is_(None),
+            )
+        ).first()
+        token_hash = hash_token(token)
+        if row is not None and row[0] is not None and secrets.compare_digest(row[0], token_hash):
+            added += remember_seat(session, person_id, code, seat_no, token_hash)
+    return added
 
 
 def seat_hash(session: Session, person_id: int, code: str, seat: int) -> str | None:

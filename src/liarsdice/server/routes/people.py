@@ -10,7 +10,6 @@ sign-in per account name too (attempts.py), before any password is hashed.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
@@ -18,7 +17,6 @@ from urllib.parse import parse_qs
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from ..attempts import Attempts
 from ..limits import NAME_RULE, RoomError, hash_token
 from ..people import (
     PASSWORD_MAX,
@@ -54,6 +52,7 @@ from ..sessions import (
     forget_cookie,
     set_cookie,
 )
+from ..sharedattempts import Limits, SharedAttempts, Ticket
 from ..signedin import person_of
 from ..storage import Store
 from .shared import rooms
@@ -62,15 +61,6 @@ router = APIRouter()
 
 FIELDS = 8  # fields a form may send: ours have at most four
 FORM_TYPE = "application/x-www-form-urlencoded"
-
-
-class Limits:
-    """The tries of this process (attempts.py): sign-ins per address and per name, sign-ups per address."""
-
-    def __init__(self) -> None:
-        self.signin_address = Attempts(free=5, most=20, window=900.0)
-        self.signin_name = Attempts(free=10, most=50, window=900.0)
-        self.signup_address = Attempts(free=3, most=10, window=3600.0)
 
 
 class FormRefused(Exception):
@@ -82,8 +72,13 @@ class FormRefused(Exception):
 
 
 def limits_of(request: Request) -> Limits:
+    """The server's limits: shared through Redis when the server runs with `--redis-url`."""
     if not hasattr(request.app.state, "people_limits"):
-        request.app.state.people_limits = Limits()
+        cluster = rooms(request).cluster
+        if cluster is None:
+            request.app.state.people_limits = Limits()
+        else:
+            request.app.state.people_limits = Limits(cluster.redis, f"{cluster.prefix}:tries")
     limits: Limits = request.app.state.people_limits
     return limits
 
@@ -105,12 +100,26 @@ def in_words(seconds: float) -> str:
     return f"{n} minute{'s' if n != 1 else ''}"
 
 
-def check_wait(attempts: Attempts, key: str, what: str) -> None:
-    wait = attempts.wait(key, time.monotonic())
+def too_many(wait: float, what: str) -> FormRefused:
+    return FormRefused(
+        429, f"too many tries {what}: try again in {in_words(wait)}", {"Retry-After": str(math.ceil(wait))}
+    )
+
+
+async def check_wait(attempts: SharedAttempts, key: str, what: str) -> None:
+    """FormRefused 429 if `key` must wait (a look, counting nothing: before anything is read)."""
+    wait = await attempts.wait(key)
     if wait > 0:
-        raise FormRefused(
-            429, f"too many tries {what}: try again in {in_words(wait)}", {"Retry-After": str(math.ceil(wait))}
-        )
+        raise too_many(wait, what)
+
+
+async def take_try(attempts: SharedAttempts, key: str, what: str) -> Ticket:
+    """Count a try of `key` before its password is hashed (FormRefused 429 if it must wait):
+    tries sent at once are thus counted one by one, none let through uncounted."""
+    wait, ticket = await attempts.take(key)
+    if ticket is None:
+        raise too_many(wait, what)
+    return ticket
 
 
 async def read_form(request: Request, session_token: str | None) -> dict[str, str]:
@@ -121,8 +130,10 @@ async def read_form(request: Request, session_token: str | None) -> dict[str, st
     if not request.headers.get("content-type", "").lower().startswith(FORM_TYPE):
         raise FormRefused(415, f"this address takes a form sent as {FORM_TYPE}")
     body = await request.body()  # at most MAX_BODY: sizes.RequestLimits refuses more
-    try:
-        fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True, max_num_fields=FIELDS)
+    try:  # strict UTF-8: a byte that is not (or a lone surrogate's) is refused, not guessed at
+        fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=FIELDS, errors="strict")
+    except UnicodeDecodeError:
+        raise FormRefused(400, "this form is not UTF-8 text: send it from this site's own page") from None
     except ValueError:
         raise FormRefused(422, f"this form sent too many fields: it has at most {FIELDS}") from None
     form = {key: values[0] for key, values in fields.items()}
@@ -198,9 +209,9 @@ async def signup(request: Request) -> Response:
         name = form.get("name", "")[:200]
         limits = limits_of(request)
         address = address_of(request)
-        check_wait(limits.signup_address, address, "to make an account from your address")
+        await check_wait(limits.signup_address, address, "to make an account from your address")
         name, password = credentials(form)
-        limits.signup_address.note(address, time.monotonic())  # a hash is made: it counts
+        await take_try(limits.signup_address, address, "to make an account from your address")  # a hash is made
         hashed = await hash_off_loop(password)
         store = store_of(request)
         try:
@@ -235,18 +246,21 @@ async def signin(request: Request) -> Response:
         name = form.get("name", "")[:200]
         limits = limits_of(request)
         address = address_of(request)
-        check_wait(limits.signin_address, address, "to sign in from your address")
+        await check_wait(limits.signin_address, address, "to sign in from your address")
         name, password = credentials(form)
         key = name.casefold()
-        check_wait(limits.signin_name, key, "to sign in to this account")
+        at_address = await take_try(limits.signin_address, address, "to sign in from your address")
+        try:
+            await take_try(limits.signin_name, key, "to sign in to this account")
+        except FormRefused:
+            await limits.signin_address.give_back(at_address)
+            raise
         store = store_of(request)
         found, stored = await store.call(lambda s: password_hash_of(s, name))
         if found is None or not await matches_off_loop(stored, password):
-            now = time.monotonic()
-            limits.signin_address.note(address, now)
-            limits.signin_name.note(key, now)
-            raise FormRefused(401, WRONG)
-        limits.signin_name.forget(key)
+            raise FormRefused(401, WRONG)  # both tries stay counted
+        await limits.signin_address.give_back(at_address)
+        await limits.signin_name.forget(key)
         person_id = found.id
         token = await store.call(lambda s: open_session(s, person_id))
     except FormRefused as e:
@@ -304,11 +318,11 @@ async def checked_password(request: Request, person: Person, password: str) -> N
     """FormRefused unless `password` is this person's (limited as sign-ins are)."""
     limits = limits_of(request)
     key = person.name.casefold()
-    check_wait(limits.signin_name, key, "with this account's password")
+    ticket = await take_try(limits.signin_name, key, "with this account's password")
     stored = await store_of(request).call(lambda s: hash_of(s, person.id))
     if len(password) > PASSWORD_MAX or not await matches_off_loop(stored, password):
-        limits.signin_name.note(key, time.monotonic())
-        raise FormRefused(401, "that is not your password: nothing was changed")
+        raise FormRefused(401, "that is not your password: nothing was changed")  # the try stays counted
+    await limits.signin_name.give_back(ticket)
 
 
 @router.post("/account/password", include_in_schema=False)

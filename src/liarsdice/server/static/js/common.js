@@ -117,6 +117,22 @@ export const seats = {
   remove(code) {
     storageSet(seatKey(code), null);
   },
+  /** Every seat this browser holds: [{code, token, seat, name}] */
+  all() {
+    const found = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const key = localStorage.key(i);
+        if (!key || !key.startsWith("liarsdice:seat:")) continue;
+        const code = key.slice("liarsdice:seat:".length);
+        const v = this.get(code);
+        if (v) found.push({ ...v, code });
+      }
+    } catch {
+      /* no storage: no seats */
+    }
+    return found;
+  },
 };
 
 export const prefs = {
