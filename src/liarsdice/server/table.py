@@ -29,6 +29,8 @@ from .storage import Store
 from .tablerows import Seat
 from .views import own_view_json, public_view_json
 
+NO_HOST = -1  # the host seat of a table with no host (the lobby's Play now: playnow.py)
+
 # One step of a game: the state before it, the move or the dice, the state after, the events.
 Step: TypeAlias = tuple[GameState, AnyAction, GameState, tuple[Event, ...]]
 
@@ -90,6 +92,7 @@ class Table:
     round_moves: tuple[int, list[dict[str, Any]]] | None = None
     spectators_named: int = 0
     bots_only: bool = False  # a ladder table: its seats are for the bots the ladder seats or invites
+    rematch_asked: set[int] = field(default_factory=set)  # at a table with no host: who asked (tableplay.py)
 
     @property
     def store(self) -> Store:
@@ -135,6 +138,7 @@ class Table:
             "game_id": self.game_id,
             "games_played": self.games_played,
             "forfeit": self.forfeited,
+            "rematch_asked": sorted(self.rematch_asked),
         }
 
     def invitation(self, seat: int | None) -> dict[str, Any]:
