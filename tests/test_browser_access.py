@@ -83,6 +83,7 @@ def test_the_site_pages_pass_axe(server: Server, browser: Any, theme: str) -> No
         "/bots": "main h1",
         "/ladder": "main h1",
         "/history": "main h1",
+        "/lobby": "#seek-form, #open-title",
         "/learn": "main h1",
         "/learn/core": "main h1",
         "/no-such-page": "main h1",
