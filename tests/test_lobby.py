@@ -117,10 +117,13 @@ def test_bad_seeks_are_refused_saying_what_is_allowed(tmp_path: Path) -> None:
             ({"level": "godlike", "name": "A"}, "beginner, casual, skilled, expert, master"),
             ({"rated": True, "name": "A"}, "signed-in players"),
             ({"name": ""}, "a name has 1 to"),
+            ({"name": "x" * 60_000}, "not 60,000 characters"),
+            ({"name": 12}, "name is a number (12), not text"),
+            ({"seats": "two", "name": "A"}, "seats"),
             ({}, "a name has 1 to"),
         ]
         for body, said in cases:
-            r = client.post("/api/lobby/seek", json=body)
+            r = client.post("/api/lobby/seek", json={"preset": "perudo", **body})
             assert r.status_code == 422 and said in r.text, (body, r.text)
         assert client.post("/api/lobby/seek/news", json={"token": "x" * 500}).status_code == 422
 

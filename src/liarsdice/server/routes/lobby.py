@@ -44,7 +44,7 @@ WATCHED = 50  # the newest games in play the lobby lists
 
 class Seek(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    preset: str = Field(default="any", max_length=100, description=PRESET_CHOICE)
+    preset: str = Field(max_length=100, description=PRESET_CHOICE)
     seats: int = Field(default=2, description=SEATS_RULE)
     wait: int = Field(default=30, description=WAIT_RULE)
     level: str = Field(default="master", max_length=100, description=LEVEL_RULE)
