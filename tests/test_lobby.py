@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from liarsdice.server.seekrows import Taken, add_seeker, claim_seekers, waiting_seekers
 from liarsdice.server.storage import Store
 from liarsdice.server.wsplayer import random_move
+from test_people import sign_up
 from test_server import Socket, connect, serving
 
 
@@ -150,3 +151,22 @@ def test_a_seeker_is_claimed_once_whoever_claims_first(tmp_path: Path) -> None:
         assert [s.id for s, _, _ in store.call_sync(waiting_seekers)] == [ids[2]]
     finally:
         store.close()
+
+
+def test_an_account_plays_under_its_name_may_seek_rated_and_its_seat_is_kept(tmp_path: Path) -> None:
+    with serving(f"sqlite:///{tmp_path / 'db.sqlite3'}") as client:
+        assert sign_up(client, "Ana").status_code == 303
+        rated = seek(client, preset="perudo", seats=2, wait=60, rated=True, name="Zed")
+        assert rated["name"] == "Ana" and rated["rated"] is True  # an account plays as itself
+        client.post("/api/lobby/seek/cancel", json={"token": rated["token"]})
+        ana = seek(client, preset="perudo", seats=2, wait=60)
+        cookies = dict(client.cookies)
+        client.cookies.clear()  # a guest, in another browser
+        guest = seek(client, preset="perudo", seats=2, wait=60, name="Gus")
+        at = news_until(client, guest["token"], "seated")
+        client.cookies.update(cookies)
+        mine = news_until(client, ana["token"], "seated")
+        assert mine["code"] == at["code"] and mine["name"] == "Ana"
+        # The account's page, on any device, lists the seat with "Take my seat here".
+        account = client.get("/account").text
+        assert mine["code"] in account and "Take my seat here" in account
