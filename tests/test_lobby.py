@@ -7,13 +7,15 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from liarsdice.server.seekrows import Taken, add_seeker, claim_seekers, waiting_seekers
-from liarsdice.server.storage import Store
+from liarsdice.server.storage import SeekerRow, Store, utcnow
 from liarsdice.server.wsplayer import random_move
 from test_people import sign_up
 from test_server import Socket, connect, serving
@@ -170,3 +172,20 @@ def test_an_account_plays_under_its_name_may_seek_rated_and_its_seat_is_kept(tmp
         # The account's page, on any device, lists the seat with "Take my seat here".
         account = client.get("/account").text
         assert mine["code"] in account and "Take my seat here" in account
+
+
+def test_a_claim_whose_process_died_lets_its_seekers_wait_again(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        fields = {"person_id": None, "seats": 2, "wait_seconds": 30, "level": "duel", "rated": False, "rating": 1500}
+        ids = [
+            store.call_sync(lambda s, i=i: add_seeker(s, token_hash=f"{i:064d}", name=f"P{i}", preset=None, **fields))
+            for i in range(2)
+        ]
+        store.call_sync(lambda s: claim_seekers(s, ids, "a process that dies now"))
+        assert store.call_sync(waiting_seekers) == []  # claimed: nobody else pairs them
+        long_ago = utcnow() - timedelta(seconds=60)
+        store.call_sync(lambda s: s.execute(update(SeekerRow).values(seen_at=long_ago)))
+        assert [s.id for s, _, _ in store.call_sync(waiting_seekers)] == ids
+    finally:
+        store.close()

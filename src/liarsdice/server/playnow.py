@@ -107,7 +107,8 @@ class PlayNow:
         seats = [Seat(names[i], "human", None, about[s.id][1]) for i, s in enumerate(match.seekers)]
         seats += [Seat(name, "bot", level, None) for name in names[len(people) :]]
         # At the merge the lead passes rated=all(s.rated for s in match.seekers) here (h-ratings'
-        # RoomManager.create keyword): until then every Play now table is casual.
+        # RoomManager.create keyword; with bots_rated=True where match.bots, or a rated seeker's
+        # table with bots stays casual): until then every Play now table is casual.
         room, _ = await self.manager.create(match.preset, names[0], {"num_players": len(seats)}, 0)
         async with room.lock:
             await self.manager.store.call(functools.partial(without_host, table_id=room.table_id))

@@ -47,7 +47,7 @@ def seeker_news(session: Session, token_hash: str) -> dict[str, Any] | None:
     if row is None:
         return None
     now = utcnow()
-    if row.status in (WAITING, CLAIMED):
+    if row.status == WAITING:  # a claim's age is read from seen_at: see waiting_seekers
         row.seen_at = now
     return {
         "id": row.id,
@@ -77,11 +77,15 @@ def waiting_seekers(session: Session) -> list[tuple[Seeker, str, str]]:
     """Every seeker still waiting, with its name and token hash; those whose page went quiet
     are let go first."""
     now = utcnow()
+    stale = now - timedelta(seconds=STALE_SECONDS)
+    # A claim that made no table in that long lost its process (it died between the claim and
+    # the table): its seekers wait again.
     session.execute(
         update(SeekerRow)
-        .where(SeekerRow.status == WAITING, SeekerRow.seen_at < now - timedelta(seconds=STALE_SECONDS))
-        .values(status=GONE)
+        .where(SeekerRow.status == CLAIMED, SeekerRow.seen_at < stale)
+        .values(status=WAITING, claim=None, seen_at=now)
     )
+    session.execute(update(SeekerRow).where(SeekerRow.status == WAITING, SeekerRow.seen_at < stale).values(status=GONE))
     rows = session.scalars(select(SeekerRow).where(SeekerRow.status == WAITING).order_by(SeekerRow.id))
     return [
         (
