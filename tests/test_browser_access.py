@@ -86,6 +86,7 @@ def test_the_site_pages_pass_axe(server: Server, browser: Any, theme: str) -> No
         "/leaderboard": "main h1",
         "/leaderboard?family=openspiel": "main h1",
         "/players/nobody": "main h1",
+        "/lobby": "#seek-form, #open-title",
         "/learn": "main h1",
         "/learn/core": "main h1",
         "/no-such-page": "main h1",

@@ -31,6 +31,7 @@ PRESETS = "a preset is one of jokers"  # the preset field's rule (the list goes 
 TOKEN = "the token shown when the bot account was made"
 FORM = "application/x-www-form-urlencoded"
 MOVE = "a move in the table socket's list form"
+SEEKER = "the seeker's token, as POST /api/lobby/seek gave it"
 
 # Every route with a body: its address, a body it reads, and for each field the words of its rule.
 ROUTES: list[tuple[str, dict[str, Any], dict[str, str]]] = [
@@ -41,6 +42,9 @@ ROUTES: list[tuple[str, dict[str, Any], dict[str, str]]] = [
     ("/api/rules", {"preset": "perudo"}, {"preset": PRESETS}),
     ("/api/learn/core/game", {"name": "Ann"}, {"name": NAME_RULE}),
     ("/api/learn/core/1", {"move": ["challenge"]}, {"move": MOVE}),
+    ("/api/lobby/seek", {"preset": "any", "name": "Ann"}, {"preset": "a preset is any, or one of jokers"}),
+    ("/api/lobby/seek/news", {"token": "abc"}, {"token": SEEKER}),
+    ("/api/lobby/seek/cancel", {"token": "abc"}, {"token": SEEKER}),
 ]
 # The route each address above is of, where it is not the address itself.
 ROUTE_OF = {"/api/tables/ABCDEF/join": "/api/tables/{code}/join", "/api/learn/core/game": "/api/learn/{name}/game"}

@@ -21,8 +21,9 @@ from .laddergames import Ladder
 from .manager import RoomManager
 from .metrics import DatabaseCheck, HTTPErrorCounter, ServerMetrics
 from .pages import install as install_pages
+from .playnow import PlayNow
 from .reviewer import Reviewer
-from .routes import bots, games, heldseats, ladder, learn, operations, people, ratings, tables, tablesocket
+from .routes import bots, games, heldseats, ladder, learn, lobby, operations, people, ratings, tables, tablesocket
 from .routes.shared import StrictJSONRoute
 from .settings import Settings
 from .signedin import SignedInPages
@@ -60,6 +61,7 @@ def create_app(
         app.state.store = store
         app.state.rooms = manager
         app.state.reviewer = reviewer
+        app.state.playnow = playnow = PlayNow(manager)  # the lobby's pairing (docs/lobby.md)
         metrics.manager = manager
         restored = await manager.restore_playing()
         if restored:
@@ -68,6 +70,7 @@ def create_app(
             asyncio.create_task(manager.sweep()),
             asyncio.create_task(manager.watch_revocations()),
             asyncio.create_task(reviewer.run()),
+            asyncio.create_task(playnow.run()),
         ]
         if cluster is not None:
             tasks.append(asyncio.create_task(manager.watch_cluster()))
@@ -115,6 +118,7 @@ def create_app(
         people.router,
         ratings.router,
         heldseats.router,
+        lobby.router,
         tablesocket.router,
     ):
         app.router.routes.extend(router.routes)

@@ -53,6 +53,7 @@ TITLES = {
     413: "Too much sent",
     422: "That address is not right",
 }
+RATINGS_PATH = "/api/games/{game_id}/ratings"  # a game's rating changes, where the server rates games
 FORM_TITLE = "That was not sent right"  # a form's post the API could not read
 
 # Each preset's lesson as [name, title], in JSON: the table page's "Learn these rules" (rulesbox.js).
@@ -140,10 +141,24 @@ def install(app: FastAPI) -> None:
         return render("home.html", first_lesson=FIRST_LESSON)
 
     @app.get("/t/{code}", include_in_schema=False)
-    async def table_page(code: str) -> HTMLResponse:
+    async def table_page(code: str, request: Request) -> HTMLResponse:
         # The bot levels as the page shows them before it has asked /api/bots (botlevels.js).
         # Each preset's lesson, for the Rules box's "Learn these rules" (rulesbox.js).
-        return render("table.html", levels=STRONGEST_FIRST, default_level=DEFAULT_LEVEL, lessons=LESSON_LINKS)
+        # Whether this server rates games: the end-of-game summary asks for rating changes only then (summary.js).
+        ratings = any(getattr(r, "path", "") == RATINGS_PATH for r in request.app.routes)
+        return render(
+            "table.html", levels=STRONGEST_FIRST, default_level=DEFAULT_LEVEL, lessons=LESSON_LINKS, ratings=ratings
+        )
+
+    @app.get("/lobby", include_in_schema=False)
+    async def lobby_page() -> HTMLResponse:
+        return render(
+            "lobby_page.html",
+            presets=list(PRESETS.values()),
+            levels=STRONGEST_FIRST,
+            default_level=DEFAULT_LEVEL,
+            waits=[(15, "15 seconds"), (30, "30 seconds"), (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")],
+        )
 
     @app.get("/history", include_in_schema=False)
     async def history_page() -> HTMLResponse:

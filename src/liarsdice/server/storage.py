@@ -246,6 +246,29 @@ class RatingChangeRow(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class SeekerRow(Base):
+    """A browser waiting in the lobby to play (seekrows.py says how it is paired)."""
+
+    __tablename__ = "seekers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    person_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: any
+    seats: Mapped[int] = mapped_column(Integer)
+    wait_seconds: Mapped[int] = mapped_column(Integer)
+    level: Mapped[str] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    rating: Mapped[int] = mapped_column(Integer, default=1500)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    claim: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    table_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seat_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class LadderGameRow(Base):
     """A game the ladder started: who sat where (entrants by seat), and when it was rated."""
 

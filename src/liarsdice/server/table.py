@@ -29,6 +29,8 @@ from .storage import Store
 from .tablerows import Seat
 from .views import own_view_json, public_view_json
 
+NO_HOST = -1  # the host seat of a table with no host (the lobby's Play now: playnow.py)
+
 # One step of a game: the state before it, the move or the dice, the state after, the events.
 Step: TypeAlias = tuple[GameState, AnyAction, GameState, tuple[Event, ...]]
 
@@ -92,6 +94,7 @@ class Table:
     bots_only: bool = False  # a ladder table: its seats are for the bots the ladder seats or invites
     rated: bool = False  # its games rate its accounts (docs/ratings.md): every person signed in
     bots_rated: bool = False  # a rated table where the host lets bots sit (they are not rated)
+    rematch_asked: set[int] = field(default_factory=set)  # at a table with no host: who asked (tableplay.py)
 
     @property
     def store(self) -> Store:
@@ -139,6 +142,7 @@ class Table:
             "forfeit": self.forfeited,
             "rated": self.rated,
             "bots_rated": self.bots_rated,
+            "rematch_asked": sorted(self.rematch_asked),
         }
 
     def invitation(self, seat: int | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .ratingfamily import family_of
 from .ratingrows import rate_safely
 from .seatkinds import account_of
 from .storage import utcnow
-from .table import Step
+from .table import NO_HOST, Step
 from .tablebots import BotTable
 from .tablerows import Seat, finish_game, new_game_row
 from .views import turn_json
@@ -66,10 +66,21 @@ class PlayingTable(BotTable):
             return self.game_id
 
     async def rematch(self, conn: Link) -> None:
-        self.host_only(conn)
+        """The host deals a new game; at a table with no host (Play now), each person asks, and
+        the new game starts once every person seated has asked (the bots stay)."""
+        if self.host_seat != NO_HOST:
+            self.host_only(conn)
+        elif conn.seat is None:
+            raise RoomError("not_seated", "spectators watch: the people seated ask for a rematch")
         async with self.lock:
             if self.status != "finished":
                 raise RoomError("not_ready", "a rematch follows a finished game")
+            if self.host_seat == NO_HOST:
+                assert conn.seat is not None
+                self.rematch_asked.add(conn.seat)
+                if not {i for i, s in enumerate(self.seats) if s.kind == "human"} <= self.rematch_asked:
+                    self.broadcast_table()  # every page shows who has asked
+                    return
             await self.new_game()
 
     async def new_game(self) -> None:
@@ -102,6 +113,7 @@ class PlayingTable(BotTable):
         self.games_played += 1
         self.auto.clear()
         self.forfeited = None
+        self.rematch_asked.clear()
         await self.start_programs()
         await self.advance(self.state, [])
         self.broadcast_table()

@@ -72,7 +72,9 @@ export function renderTable() {
     const base = `Waiting for players: ${taken} of ${t.seats.length} seats taken.`;
     $("#lobby-text").textContent = S.me.host
       ? `${base} Invite friends with the code or the link, fill the empty seats with bots if you like, then start.`
-      : `${base} ${host} starts the game when every seat is taken.`;
+      : t.host_seat === -1
+        ? "Play now: the game starts by itself when every player has the table open."
+        : `${base} ${host} starts the game when every seat is taken.`;
   }
   const hostControls = $("#host-controls");
   hostControls.hidden = !(S.me.host && t.status === "open");

@@ -4,6 +4,7 @@
 
 import { $, bidWords, capitalize, die, fill, h, ordinal, parseBid, plural, wildFace } from "./common.js";
 import { exactWord, isEconomy, outcomeLines, rankingGroups } from "./rules.js";
+import { rematchForAll, renderSummary } from "./summary.js";
 
 let S, link, options, remainingMs, renderGame, mySeat, seatName, isMyTurn, seatCount, hostSend;
 
@@ -272,7 +273,9 @@ export function renderResult() {
   const extra = (Array.isArray(r.lines) ? r.lines : []).filter((l) => !/^\s*\d+\.\s/.test(l));
   fill($("#result-lines"), extra.map((l) => h("li", { text: l.trim() })));
   const row = $("#rematch-row");
-  if (S.me.host) {
+  renderSummary(g.game_id);
+  if (S.table && S.table.host_seat === -1) rematchForAll(S, row, hostSend);
+  else if (S.me.host) {
     fill(
       row,
       h("button", {
