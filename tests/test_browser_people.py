@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 
 from test_browser import LAPTOP, NEEDS_CHROMIUM, PHONE, Server, _act, _watch_errors, browser, server
-from test_browser_accounts import _sign_up
 from test_server_cluster import Node, cluster, urls
 
 __all__ = ["browser", "server", "urls"]  # the fixtures, shared with the tests they come from
@@ -56,6 +55,22 @@ def _page(context: Any, who: str, errors: list[str]) -> Any:
     page.set_default_timeout(WAIT)
     _watch_errors(page, who, errors)
     return page
+
+
+def _sign_up(browser: Any, site: Site, name: str, **size: Any) -> tuple[Any, Any]:
+    """A new browser makes an account from the lobby's "Sign in to play rated", then "Make one"."""
+    context = browser.new_context(**size)
+    page = context.new_page()
+    page.set_default_timeout(WAIT)
+    page.goto(site.url + "/lobby")
+    page.locator("#seek-name-hint").get_by_role("link", name="Sign in").click()
+    page.get_by_role("link", name="Make one").click()
+    page.fill("#signup-name", name)
+    page.fill("#signup-password", PASSWORDS[name])
+    page.get_by_role("button", name="Make the account").click()
+    page.wait_for_url("**/account")
+    assert page.locator(".account-link").inner_text() == name
+    return context, page
 
 
 def _sign_in(browser: Any, site: Site, name: str, **size: Any) -> tuple[Any, Any]:
@@ -113,8 +128,8 @@ def _rating(page: Any, site: Site, name: str) -> int:
 
 def _goal(browser: Any, sites: Sites) -> None:
     errors: list[str] = []
-    ann_ctx, ann = _sign_up(browser, sites.ann, "Ann", PASSWORDS["Ann"], **LAPTOP)
-    bo_ctx, bo = _sign_up(browser, sites.bo, "Bo", PASSWORDS["Bo"], **PHONE)
+    ann_ctx, ann = _sign_up(browser, sites.ann, "Ann", **LAPTOP)
+    bo_ctx, bo = _sign_up(browser, sites.bo, "Bo", **PHONE)
     again_ctx, again = _sign_in(browser, sites.ann_again, "Ann", **PHONE)
     guest_ctx = browser.new_context(**LAPTOP)
     try:
