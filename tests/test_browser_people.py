@@ -95,11 +95,11 @@ def _play_now_rated(page: Any, site: Site) -> None:
     page.wait_for_selector("#seeking:not([hidden])")
 
 
-def _play_to_the_end(pages: list[Any], watcher: Any, seen: list[str]) -> None:
-    """Both players move through their pages until both show the final ranking; the moves the
+def _play_to_the_end(pages: list[Any], watcher: Any, seen: list[str], limit: float = GAME_LIMIT) -> None:
+    """The players move through their pages until all show the final ranking; the moves the
     watcher's page shows in its round log are collected in `seen`."""
     rng = random.Random(25)
-    end = time.monotonic() + GAME_LIMIT
+    end = time.monotonic() + limit
     while not all(p.locator("#result-card").is_visible() for p in pages):
         assert time.monotonic() < end, "the rated game did not end"
         acted = False
@@ -233,6 +233,13 @@ def _goal(browser: Any, sites: Sites) -> None:
         seats = guest.locator(f'#player-games li[data-game="{game}"] .game-meta > div.small').first.inner_text()
         assert seats == "Ann, deleted player", seats
         assert _rating(again, sites.ann_again, "Ann") == changes["Ann"][0]  # Ann's stays as it was
+        # The rematch Bo left goes on: a bot plays his turns after the grace period (30 s), and
+        # the game ends rated, his seat named "deleted player" in its rating changes.
+        ann.bring_to_front()
+        _play_to_the_end([ann], guest, [], limit=GAME_LIMIT + 60)
+        ann.locator("#summary-ratings li").nth(1).wait_for()
+        lines = ann.locator("#summary-ratings li").all_inner_texts()
+        assert [line.split(":")[0] for line in lines] == ["Ann", "deleted player"], lines
         # The only errors the pages met after the game: the two answers above, 404 and 410.
         late = [e for e in errors if not ("status of 404" in e or "status of 410" in e)]
         assert not late and len(errors) <= 2, "\n".join(errors)
