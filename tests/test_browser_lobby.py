@@ -115,7 +115,9 @@ def test_two_people_play_now_play_to_the_end_rematch_and_are_watched(server: Ser
         page.wait_for_selector("#result-card", state="hidden")
         page.wait_for_selector("#cup .die")
     carl.wait_for_selector("#result-card", state="hidden")
-    assert first is not None
+    assert first is not None and first.startswith("/replay/"), first
+    carl.goto(server.url + first)  # the summary's link opens the game's replay
+    carl.wait_for_selector("#replay:not([hidden])")
 
 
 def test_alone_after_the_wait_bots_fill_the_table(server: Server, browser: Any) -> None:

@@ -132,7 +132,12 @@ def cluster(database_url: str, redis_url: str, count: int = 2) -> Iterator[list[
 
 @pytest.fixture
 def urls(postgres_server: str, redis_server: str) -> tuple[str, str]:
-    """A fresh PostgreSQL database and the session's Redis."""
+    """A fresh PostgreSQL database and the session's Redis, emptied: what one test's processes
+    left there (leases, the sign-up counts of 127.0.0.1, which every test's browsers share)
+    must not hold up the next test's."""
+    import redis
+
+    redis.Redis.from_url(redis_server).flushdb()
     return new_postgres_database(postgres_server), redis_server
 
 

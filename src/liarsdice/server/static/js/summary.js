@@ -100,7 +100,7 @@ function draw() {
     accuracy.length ? [h("h3", { text: "Accuracy" }), h("ul", { class: "lines small", id: "summary-accuracy" }, accuracy)] : null,
     shown.analysisNote ? h("p", { class: "small muted", id: "summary-analysis-note", text: shown.analysisNote }) : null,
     ratings.length ? [h("h3", { text: "Ratings" }), h("ul", { class: "lines small", id: "summary-ratings" }, ratings)] : null,
-    shown.game ? h("p", { class: "small" }, h("a", { href: `/games/${shown.game}`, text: "Replay this game" })) : null,
+    shown.game ? h("p", { class: "small" }, h("a", { href: `/replay/${encodeURIComponent(shown.game)}`, text: "Replay this game" })) : null,
   );
 }
 
