@@ -2,6 +2,7 @@
 
 import { $, api, capitalize, fill, h, plural, prefs, seats, timeAgo } from "./common.js";
 import { initRatedChoice, ratedBody } from "./ratedform.js";
+import { tableItem } from "./tableitem.js";
 
 const state = { presets: [], lobbyTimer: null, checkTimer: null, checkSeq: 0 };
 
@@ -356,18 +357,8 @@ async function refreshLobby() {
       const label = mine ? "Your seat" : canJoin ? "Join" : "Watch";
       const seatsTotal = typeof t.seats === "number" ? t.seats : Array.isArray(t.seats) ? t.seats.length : "?";
       const parts = [plural(Number(t.humans) || 0, "player"), Number(t.bots) ? plural(Number(t.bots), "bot") : null, Number(t.empty) ? `${t.empty} free` : "full"].filter(Boolean);
-      return h(
-        "li",
-        { "data-code": t.code },
-        h(
-          "div",
-          { class: "lobby-meta" },
-          h("div", { class: "title" }, `${t.title || t.preset} `, h("span", { class: "code small", text: t.code })),
-          Array.isArray(t.names) && t.names.length ? h("div", { class: "small", text: `with ${t.names.join(", ")}` }) : null,
-          h("div", { class: "small muted", text: `${t.rated ? "Rated · " : ""}${seatsTotal} seats · ${parts.join(", ")} · ${statusWords(t.status)}${t.created ? ` · ${timeAgo(t.created)}` : ""}` }),
-        ),
-        h("a", { class: `button${canJoin || mine ? " primary" : ""}`, href, text: label, "aria-label": `${label}: ${t.title || t.preset} table ${t.code}` }),
-      );
+      const details = `${t.rated ? "Rated · " : ""}${seatsTotal} seats · ${parts.join(", ")} · ${statusWords(t.status)}${t.created ? ` · ${timeAgo(t.created)}` : ""}`;
+      return tableItem(t, { label, href, primary: canJoin || mine, details });
     }),
   );
 }

@@ -1,24 +1,11 @@
 // The site lobby (/lobby, docs/lobby.md): Play now (playnow.js), and, refreshed every few
 // seconds, the open tables to join, the games in play to watch and how many people are online.
 
-import { $, api, fill, h, plural, seats } from "./common.js";
+import { $, api, fill, plural, seats } from "./common.js";
 import { setupPlayNow } from "./playnow.js";
+import { tableItem } from "./tableitem.js";
 
 const REFRESH = 3000; // ms
-
-function tableItem(t, action, href) {
-  return h(
-    "li",
-    { "data-code": t.code },
-    h(
-      "div",
-      { class: "lobby-meta" },
-      h("div", { class: "title" }, `${t.title || t.preset} `, h("span", { class: "code small", text: t.code })),
-      Array.isArray(t.names) && t.names.length ? h("div", { class: "small", text: `with ${t.names.join(", ")}` }) : null,
-    ),
-    h("a", { class: "button", href, text: action, "aria-label": `${action}: ${t.title || t.preset} table ${t.code}` }),
-  );
-}
 
 async function refresh() {
   let lobby;
@@ -35,7 +22,7 @@ async function refresh() {
     $("#open-tables"),
     lobby.open.map((t) => {
       const mine = seats.get(t.code);
-      return tableItem(t, mine ? "Your seat" : `Join (${t.empty} free)`, `/t/${encodeURIComponent(t.code)}`);
+      return tableItem(t, { label: mine ? "Your seat" : `Join (${t.empty} free)`, href: `/t/${encodeURIComponent(t.code)}` });
     }),
   );
   $("#open-empty").hidden = lobby.open.length > 0;
@@ -43,7 +30,7 @@ async function refresh() {
     $("#watching"),
     lobby.playing.map((t) => {
       const mine = seats.get(t.code);
-      return tableItem(t, mine ? "Your seat" : "Watch", mine ? `/t/${encodeURIComponent(t.code)}` : t.watch);
+      return tableItem(t, { label: mine ? "Your seat" : "Watch", href: mine ? `/t/${encodeURIComponent(t.code)}` : t.watch });
     }),
   );
   $("#watch-empty").hidden = lobby.playing.length > 0;
