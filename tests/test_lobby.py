@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from liarsdice.server.seekrows import Taken, add_seeker, claim_seekers, waiting_seekers
+from liarsdice.server.seekrows import KEPT_FOR, Taken, add_seeker, claim_seekers, forget_old_seekers, waiting_seekers
 from liarsdice.server.storage import SeekerRow, Store, utcnow
 from liarsdice.server.wsplayer import random_move
 from test_people import sign_up
@@ -187,5 +187,32 @@ def test_a_claim_whose_process_died_lets_its_seekers_wait_again(tmp_path: Path) 
         long_ago = utcnow() - timedelta(seconds=60)
         store.call_sync(lambda s: s.execute(update(SeekerRow).values(seen_at=long_ago)))
         assert [s.id for s, _, _ in store.call_sync(waiting_seekers)] == ids
+    finally:
+        store.close()
+
+
+def test_seekers_done_with_are_forgotten_after_an_hour_and_waiting_ones_never(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        fields = {"person_id": None, "seats": 2, "wait_seconds": 30, "level": "duel", "rated": False, "rating": 1500}
+        ids = [
+            store.call_sync(lambda s, i=i: add_seeker(s, token_hash=f"{i:064d}", name=f"P{i}", preset=None, **fields))
+            for i in range(5)
+        ]
+        old = utcnow() - KEPT_FOR - timedelta(minutes=1)
+        lately = utcnow() - KEPT_FOR + timedelta(minutes=5)
+        # seated long ago, cancelled long ago, gone long ago, cancelled lately, still waiting (its page asks)
+        for seeker, status, seen in zip(
+            ids, ["seated", "cancelled", "gone", "cancelled", "waiting"], [old, old, old, lately, old], strict=True
+        ):
+            store.call_sync(
+                lambda s, i=seeker, st=status, at=seen: s.execute(
+                    update(SeekerRow).where(SeekerRow.id == i).values(status=st, seen_at=at)
+                )
+            )
+        assert store.call_sync(forget_old_seekers) == 3
+        left = store.call_sync(lambda s: list(s.scalars(select(SeekerRow.id).order_by(SeekerRow.id))))
+        assert left == ids[3:]
+        assert store.call_sync(forget_old_seekers) == 0
     finally:
         store.close()

@@ -23,7 +23,15 @@ from .manager import RoomManager
 from .online import publish_online
 from .pairing import Match, pair
 from .rooms import Room
-from .seekrows import Taken, claim_seekers, release_seekers, seat_seekers, waiting_seekers, without_host
+from .seekrows import (
+    Taken,
+    claim_seekers,
+    forget_old_seekers,
+    release_seekers,
+    seat_seekers,
+    waiting_seekers,
+    without_host,
+)
 from .table import NO_HOST
 from .tablerows import Seat
 
@@ -31,6 +39,7 @@ log = logging.getLogger("liarsdice.server")
 
 PASS_EVERY = 0.5  # seconds between pairing passes (a new seeker here wakes one at once)
 ONLINE_EVERY = 2.0  # seconds between publishing this process's count of people online
+FORGET_EVERY = 60.0  # seconds between deleting the seekers done with (seekrows.forget_old_seekers)
 START_WAIT = 20.0  # seconds a new table waits for its people before it starts anyway
 
 
@@ -47,7 +56,7 @@ class PlayNow:
         self.made = 0  # tables made by this process
 
     async def run(self) -> None:
-        published = 0.0
+        published = forgotten = 0.0
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), PASS_EVERY)
@@ -57,6 +66,9 @@ class PlayNow:
                 if time.monotonic() - published >= ONLINE_EVERY:
                     published = time.monotonic()
                     await publish_online(self.manager)
+                if time.monotonic() - forgotten >= FORGET_EVERY:
+                    forgotten = time.monotonic()
+                    await self.manager.store.call(forget_old_seekers)
             except asyncio.CancelledError:
                 raise
             except Exception:

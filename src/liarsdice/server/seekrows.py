@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from .pairing import ANY_PRESET_DEFAULT, Seeker
@@ -23,6 +23,7 @@ from .storage import SeekerRow, TableRow, as_utc, utcnow
 
 WAITING, CLAIMED, SEATED, CANCELLED, GONE = "waiting", "claimed", "seated", "cancelled", "gone"
 STALE_SECONDS = 10.0  # a seeker whose page has not asked for news in this long has left
+KEPT_FOR = timedelta(hours=1)  # a seeker done with (seated, cancelled, gone) is deleted after this
 
 
 class Taken(Exception):
@@ -129,6 +130,17 @@ def seat_seekers(session: Session, code: str, seats: dict[int, int]) -> None:
         row = session.get(SeekerRow, seeker_id)
         if row is not None and row.person_id is not None:
             remember_seat(session, row.person_id, code, seat, row.token_hash)
+
+
+def forget_old_seekers(session: Session) -> int:
+    """Delete the seekers done with (seated, cancelled or gone) and not heard from for KEPT_FOR,
+    so the table holds only the lobby's recent past; how many went."""
+    done = session.execute(
+        delete(SeekerRow).where(
+            SeekerRow.status.in_([SEATED, CANCELLED, GONE]), SeekerRow.seen_at < utcnow() - KEPT_FOR
+        )
+    )
+    return int(getattr(done, "rowcount", 0) or 0)
 
 
 def release_seekers(session: Session, ids: list[int], claim: str) -> None:
