@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..match import forfeit_places
 from ..rules import find_preset
+from .placerating import new_rating, rate_by_places
 from .seatkinds import ACCOUNT_LEVEL, OPERATOR_LEVEL
 from .storage import GameRow, LadderGameRow, LadderRatingRow, as_utc, utcnow
 
@@ -48,9 +49,6 @@ def record_places(record: Mapping[str, Any] | None, seats: Sequence[str]) -> dic
 
 def rate_finished(session: Session) -> int:
     """Rate every ladder game finished and not yet rated, oldest first; how many."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
     rows = session.execute(
         select(LadderGameRow, GameRow)
         .join(GameRow, GameRow.id == LadderGameRow.game_id)
@@ -74,21 +72,11 @@ def rate_finished(session: Session) -> int:
         }
         for entrant in entrants:
             if entrant not in stored:
-                fresh = model.rating()
-                row = LadderRatingRow(
-                    preset=ladder_game.preset, entrant=entrant, mu=fresh.mu, sigma=fresh.sigma, games=0, wins=0
-                )
+                mu, sigma = new_rating()
+                row = LadderRatingRow(preset=ladder_game.preset, entrant=entrant, mu=mu, sigma=sigma, games=0, wins=0)
                 session.add(row)
                 stored[entrant] = row
-        teams = [[model.rating(mu=stored[e].mu, sigma=stored[e].sigma)] for e in entrants]
-        ranks = [float(places[name]) for name in game.seats]
-        rated = model.rate(teams, ranks=ranks)
-        for entrant, team, place in zip(entrants, rated, ranks, strict=True):
-            row = stored[entrant]
-            row.mu, row.sigma = team[0].mu, team[0].sigma
-            row.games += 1
-            row.wins += place == 1
-            row.updated_at = utcnow()
+        rate_by_places([stored[e] for e in entrants], [places[name] for name in game.seats])
         ladder_game.rated_at = utcnow()
         session.flush()
     return len(rows)

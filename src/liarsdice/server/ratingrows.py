@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from .gamepeople import people_of_game
 from .ladderratings import record_places
+from .placerating import new_rating, rate_by_places
 from .ratingfamily import START_SHOWN, family_of, provisional, shown
 from .storage import GameRow, PersonRatingRow, PersonRow, RatingChangeRow, utcnow
 
@@ -56,9 +57,6 @@ def rate_game(session: Session, game_id: int) -> int:
     seats = [seat for seat in sorted(people) if 0 <= seat < len(game.seats) and game.seats[seat] in places]
     if len({people[s] for s in seats}) != len(seats) or len(seats) < 2:
         return 0  # one account at two seats, or fewer than two accounts: nothing to rate
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
     stored = {
         r.person_id: r
         for r in session.scalars(
@@ -69,23 +67,14 @@ def rate_game(session: Session, game_id: int) -> int:
     }
     for seat in seats:
         if people[seat] not in stored:
-            fresh = model.rating()
-            row = PersonRatingRow(
-                person_id=people[seat], family=family, mu=fresh.mu, sigma=fresh.sigma, games=0, wins=0
-            )
+            mu, sigma = new_rating()
+            row = PersonRatingRow(person_id=people[seat], family=family, mu=mu, sigma=sigma, games=0, wins=0)
             session.add(row)
             stored[people[seat]] = row
     before = {seat: (stored[people[seat]].mu, stored[people[seat]].sigma) for seat in seats}
-    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before.values()]
-    ranks = [float(places[game.seats[seat]]) for seat in seats]
-    rated = model.rate(teams, ranks=ranks)
-    now = utcnow()
-    for seat, team, place in zip(seats, rated, ranks, strict=True):
+    rate_by_places([stored[people[seat]] for seat in seats], [places[game.seats[seat]] for seat in seats])
+    for seat in seats:
         row = stored[people[seat]]
-        row.mu, row.sigma = team[0].mu, team[0].sigma
-        row.games += 1
-        row.wins += place == 1
-        row.updated_at = now
         session.add(
             RatingChangeRow(
                 game_id=game_id,
@@ -96,7 +85,7 @@ def rate_game(session: Session, game_id: int) -> int:
                 sigma_before=before[seat][1],
                 mu_after=row.mu,
                 sigma_after=row.sigma,
-                at=now,
+                at=row.updated_at,
             )
         )
     session.flush()
