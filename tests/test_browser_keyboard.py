@@ -9,7 +9,9 @@ Uses the `liarsdice serve` and the browser of tests/test_browser.py.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import time
 from typing import Any
 
@@ -139,3 +141,42 @@ def test_a_whole_game_with_the_keyboard_only(server: Server, browser: Any) -> No
     assert all(done.values()), f"some move was never made with the keys: {done}"
     assert page.locator("#ranking li").count() == OPTIONS["num_players"]
     assert not errors, errors
+
+
+def test_a_state_arriving_mid_choice_keeps_the_focus_on_the_face_picked(server: Server, browser: Any) -> None:
+    """The table redraws the moves at every state it is sent; a keyboard player choosing a face
+    with the arrows keeps the focus on that face (not thrown to the Bid button) when one arrives."""
+    page, _ = _host(browser, server, "perudo", dict(OPTIONS), **LAPTOP)
+    page.set_default_timeout(15_000)
+    states: list[str] = []
+    routes: list[Any] = []
+
+    def through(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            if json.loads(text).get("type") == "state":
+                states.append(text)
+            ws.send(message)
+
+        to_server.on_message(from_server)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/"), through)
+    page.reload()  # the table's socket now passes through `through`
+    page.wait_for_selector("#host-controls:not([hidden])")
+    page.click("#fill-bots")
+    page.wait_for_selector("#start:not([disabled])")
+    page.click("#start")
+    page.wait_for_function(f"() => {{ const p = ({PANEL})(); return p !== null && p.moves.includes('bid'); }}")
+    page.wait_for_function(SETTLED)
+    _focus(page, '#actions [role="radio"][aria-checked="true"]')
+    page.keyboard.press("ArrowRight")
+    face = page.evaluate("() => document.activeElement.dataset.face")
+    routes[-1].send(states[-1])  # the same state again: the moves are drawn anew
+    page.wait_for_function(f"() => document.querySelector('#actions [data-face=\"{face}\"]') !== null")
+    focused = page.evaluate(
+        "() => [document.activeElement.dataset.face, document.activeElement.getAttribute('aria-checked')]"
+    )
+    assert focused == [face, "true"], focused

@@ -162,6 +162,7 @@ export function renderActions() {
   const box = $("#actions");
   const g = S.game;
   const hadFocus = box.contains(document.activeElement) || document.activeElement === document.body || !document.activeElement;
+  const focusedControl = box.contains(document.activeElement) ? sameControl(document.activeElement) : null;
   S.labelers = [];
   if (!isMyTurn()) {
     box.hidden = true;
@@ -264,7 +265,20 @@ export function renderActions() {
     for (const el of box.querySelectorAll("button, input, select")) el.disabled = true;
     return;
   }
-  if (hadFocus && primary && S.pending === null) primary.focus({ preventScroll: true });
+  if (!hadFocus || S.pending !== null) return;
+  // A state that arrives mid-choice redraws the panel: the focus stays on the control it was on
+  // (the face picked with the arrows, the quantity, a move's button), else goes to the main move.
+  const again = focusedControl && box.querySelector(focusedControl);
+  if (again && !again.disabled) again.focus({ preventScroll: true });
+  else if (primary) primary.focus({ preventScroll: true });
+}
+
+/** A selector that finds control `el` again in a redrawn panel, or null. */
+function sameControl(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.dataset.face && el.getAttribute("role") === "radio") return `[role="radio"][data-face="${CSS.escape(el.dataset.face)}"]`;
+  if (el.dataset.move) return `button[data-move="${CSS.escape(el.dataset.move)}"]`;
+  return null;
 }
 
 function economyPanel(econ, g) {
