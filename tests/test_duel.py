@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 pytest.importorskip("numba")
 
 from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, Stopped, TooBig, default_k, game_for, shipped, train
@@ -305,6 +306,11 @@ def test_bot_plays_the_last_duel_of_a_multi_player_game(monkeypatch: pytest.Monk
     seen: list[tuple[str, int]] = []
 
     class Spy(DuelBot):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed=seed)
+            # Expert elsewhere, not the reader: the reader may take a duel over (test_reader.py)
+            self.fallback = StrongBot(seed)
+
         def act(self, view, limit=None):  # type: ignore[no-untyped-def]
             action = super().act(view, limit)
             seen.append((self.source, sum(view.active)))

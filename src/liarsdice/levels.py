@@ -63,8 +63,9 @@ LADDER: tuple[Level, ...] = (
     ),
     Level(
         "Master",
-        "Master plays as Expert does, but once two players are left it plays a strategy worked out "
-        "for that duel, where one has been.",
+        "Master plays a strategy worked out for the duel once two players are left, and reads "
+        "every other cup from its owner's bids, more sharply once the dice shown at each reveal "
+        "teach it how that player bids.",
         "duel",
         ("duel",),
     ),
@@ -72,6 +73,12 @@ LADDER: tuple[Level, ...] = (
 
 # Accepted by name, never offered to players.
 OTHER_BOTS: tuple[Level, ...] = (
+    Level(
+        "reader",
+        "reader plays Master's moves where no duel strategy is played: Expert's, with each other cup read "
+        "by a model of Expert's own bidding as far as the reveals show it fits.",
+        "reader",
+    ),
     Level("random", "random makes any legal move at random: a baseline for tests, no fun to play.", "random"),
     Level(
         "cfr",

@@ -10,6 +10,7 @@ from .cfr import CfrBot
 from .duel import DuelBot
 from .probability import ProbabilityBot
 from .random_bot import RandomBot
+from .reader import ReaderBot
 from .strong import StrongBot
 
 # Keyed by each bot's own name, which records, seats and ratings store; a level names one of them.
@@ -21,6 +22,7 @@ BOT_LEVELS: dict[str, type[Bot]] = {
     CfrBot.level: CfrBot,
     StrongBot.level: StrongBot,
     DuelBot.level: DuelBot,
+    ReaderBot.level: ReaderBot,
 }
 
 

@@ -10,9 +10,17 @@ player 0. The bot plays, in this order of preference:
    `liarsdice train` writes: a strategy trained here comes first), then among the strategies
    shipped in the package (`liarsdice.duel.shipped`, for rounds of exactly their rules); small
    games (up to trained.TRAIN_ON_THE_FLY_WORK) are trained on first use and cached there;
-3. the strong bot, for everything else: more than two players, a pass or a push in the round, an
-   exact allowed once per game (who has called it is the game's, not the round's), a one-die
-   round (wilds do not count there: another game), a duel nobody has trained.
+3. the reader (`bots/reader.py`: Expert's play, reading each player by a model of Expert's own
+   play as far as that player's reveals fit it), for everything else: more than two players, a
+   pass or a push in the round, an exact allowed once per game (who has called it is the game's,
+   not the round's), a one-die round (wilds do not count there: another game), a duel nobody has
+   trained.
+
+One exception to that order: against an opponent whose reveals show that it plays as the model
+says (its misfit under TRUST_MISFIT), the reader plays the duel too. An equilibrium loses
+nothing to any player but wins little from one that gives its cup away by its bids; reading that
+cup wins most rounds (docs/strength.md, "The reader"). Until the reveals say so, and against
+everyone else, the duel is played by the strategy.
 
 Where exact (spot-on, calza) may be called any time, the strategy is one trained with it (the
 exact solution of the first step is of bids alone and is not played there).
@@ -25,12 +33,18 @@ from typing import TYPE_CHECKING
 from ..rules import Action, Options, PlayerView
 from .base import Bot, Limit
 from .cfr import CfrBot, duel_dice, policy_at
+from .reader import ReaderBot
 from .strong import StrongBot
 from .strong_mixing import Policy, draw
 from .trained import TrainedDuels
 
 if TYPE_CHECKING:
     from ..duel import DuelStrategy
+
+# The duel goes to the reader when the opponent's share of moves that surprised the model is
+# below this (module docstring; the reader starts every seat at 0.25, as 4 moves: 5 moves or
+# more, none surprising, bring it under; about 0.05 for Expert's own play, 0.2 for Skilled's).
+TRUST_MISFIT = 0.12
 
 
 class DuelBot(Bot):
@@ -41,8 +55,8 @@ class DuelBot(Bot):
         super().__init__(seed)
         self.k = k  # None: the default memory of each duel (liarsdice.duel.default_k)
         self.exact = CfrBot(seed)
-        self.fallback = StrongBot(seed)
-        self.source = ""  # what played the last decision: "exact", "duel" or "fallback"
+        self.fallback: StrongBot = ReaderBot(seed)
+        self.source = ""  # what played the last decision: "exact", "duel", "reader" or "fallback"
 
     def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> DuelStrategy | None:
         """The strategy of this duel at this bot's memory (`TrainedDuels.strategy_for`)."""
@@ -52,7 +66,6 @@ class DuelBot(Bot):
         chances = self._duel_policy(view, limit)
         if chances is not None:
             return draw(chances, self.rng.random())
-        self.source = "fallback"
         return self.fallback.act(view, limit)
 
     def policy(self, view: PlayerView) -> Policy:
@@ -61,12 +74,17 @@ class DuelBot(Bot):
         chances = self._duel_policy(view, None)
         if chances is not None:
             return chances
-        self.source = "fallback"
         return self.fallback.policy(view)
 
     def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
+        self.source = "fallback"
         dice = duel_dice(view)
         if dice is None:
+            return None
+        # Learn from every reveal, also those of rounds the strategy played.
+        self.fallback.learn(view)
+        if self.reads_the_opponent(view):
+            self.source = "reader"
             return None
         if view.options.exact == "none":
             # The exact solution is of bids and the liar call alone: where exact or spot-on may be
@@ -82,3 +100,11 @@ class DuelBot(Bot):
         if chances is not None:
             self.source = "duel"
         return chances
+
+    def reads_the_opponent(self, view: PlayerView) -> bool:
+        """Whether the other player of this duel has shown it plays as the reader's model does."""
+        reader = self.fallback
+        if not isinstance(reader, ReaderBot) or view.seat is None:
+            return False
+        others = [s for s, active in enumerate(view.active) if active and s != view.seat]
+        return len(others) == 1 and reader.misfit(others[0]) < TRUST_MISFIT

@@ -50,6 +50,8 @@ face, where that costs little), so that its bids do not spell out its cup: `bots
 Tavern's chips it instead makes its best move, or now and then its best bid on a face it is short
 of if that is nearly as good, more often where bids are seldom challenged. In a duel of bids
 alone it mixes in an equilibrium strategy where one is at hand: `bots/strong_duel.py`.
+`policies` of many views of one position (every hand a seat may hold, as a reader of the bot
+asks) scores their moves together, each exactly as alone: `bots/strong_hands.py`.
 
 It decides from its `PlayerView` only and always returns one of `view.legal_actions`.
 """
@@ -57,8 +59,10 @@ It decides from its `PlayerView` only and always returns one of `view.legal_acti
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from ..rules import (
     Action,
@@ -67,16 +71,18 @@ from ..rules import (
     Challenge,
     Claim,
     Exact,
+    LegalMoves,
     Pass,
     PlayerView,
     Vote,
 )
 from .base import Bot, Limit
 from .probability import safest_action
-from .strong_belief import BID_NOISE, Round, bid_share
-from .strong_counts import match_vector
+from .strong_belief import BID_NOISE, Floats, Round, bid_share
+from .strong_counts import Ints, match_vector
 from .strong_duel import in_duel
 from .strong_estimate import Estimate
+from .strong_hands import Hands
 from .strong_mixing import Policy, Scored, draw, mixed
 
 if TYPE_CHECKING:
@@ -174,25 +180,76 @@ class StrongBot(Bot):
 
     def scored_policies(self, views: Sequence[PlayerView]) -> list[Policy]:
         """This bot's own policy at each of `views` (checked by `policies`), from its scored moves
-        and what it has learnt so far."""
-        shared: Estimate | None = None
+        and what it has learnt so far. The moves of many views are scored together, each exactly
+        as alone (`bots/strong_hands.py`)."""
+        together = len(views) > 1
+        return self._policies(views, self._estimates(views, together), together)
+
+    def scored_policies_each(self, views: Sequence[PlayerView]) -> list[Policy]:
+        """`scored_policies`, one view at a time (the belief over the other cups still shared):
+        what scoring the hands together must give, and what it is measured against
+        (tests/test_strong_batch.py, benchmarks/strong_batch.py)."""
+        return self._policies(views, self._estimates(views, together=False), together=False)
+
+    def _estimates(self, views: Sequence[PlayerView], together: bool) -> list[Estimate]:
+        noise = self.noise()
+        r = Round(views[0], noise)
+        first = Estimate(r, None, self.belief(r))
+        if not together:
+            return [first] + [Estimate(Round(view, noise), first) for view in views[1:]]
+        estimates = [first] + [Estimate(r.with_hand(view), first) for view in views[1:]]
+        self._together(views, estimates)
+        return estimates
+
+    def _policies(self, views: Sequence[PlayerView], estimates: Sequence[Estimate], together: bool) -> list[Policy]:
         out = []
-        for view in views:
+        legal_of: LegalMoves | None = None
+        legal_now: Container[Action] = ()
+        for view, estimate in zip(views, estimates, strict=True):
             legal = view.legal
             assert legal is not None
-            r = Round(view, self.noise())
-            estimate = Estimate(r, shared)
-            shared = estimate
             if legal.voting:
                 chances: Policy = [(self._vote(view, estimate), 1.0)]
             elif legal.economy:
                 chances = self._pick(self.scored_moves(view, estimate))
             else:
                 chances = mixed(self.scored_moves(view, estimate))
-            legal_now = set(view.legal_actions)  # a soar opening has over 1,000 (pushes)
+            if not together:
+                legal_now = set(view.legal_actions)  # a soar opening has over 1,000 (pushes)
+            elif legal != legal_of:  # the same legal moves, the same legal actions
+                legal_of = legal
+                legal_now = _ByLegalMoves(legal) if legal.pushes and not legal.economy else set(view.legal_actions)
             chances = [(a, p) for a, p in chances if a in legal_now]
             out.append(chances or [(self._fallback(view, estimate), 1.0)])
         return out
+
+    def _together(self, views: Sequence[PlayerView], estimates: Sequence[Estimate]) -> None:
+        """Set the estimates of `views` (one public position, every hand of ours) to score their
+        moves together: each hand's candidate bids, then the next player's answers to all of them
+        at once (`strong_hands.Hands`)."""
+        legal = views[0].legal
+        assert legal is not None
+        if legal.voting:
+            return
+        known = np.stack([e.r.known for e in estimates])
+        planned = self._candidates_of_hands(legal.bids, estimates[0], known)
+        plain: dict[Bid, None] = {}
+        pushes: dict[tuple[int, ...], dict[Bid, None]] = {}
+        for view, estimate, bids in zip(views, estimates, planned, strict=True):
+            assert view.legal is not None
+            if view.legal.bids != legal.bids:
+                continue  # (never seen) this hand finds its own candidates and scores them alone
+            estimate.candidates = bids
+            plain.update(dict.fromkeys(bids))
+            for on_face, push in self._pushes(view, estimate.r, bids):
+                pushes.setdefault(push, {}).update(dict.fromkeys(on_face))
+        passing = any(view.legal is not None and view.legal.can_pass for view in views)
+        Hands(estimates, list(plain), {push: list(bids) for push, bids in pushes.items()}, passing)
+
+    def belief(self, r: Round) -> dict[int, Floats] | None:
+        """The weights over the other cups' hands at this decision, or None for the bot's own
+        reading of their actions (`strong_belief.beliefs`); a reader of the others overrides it."""
+        return None
 
     def scored_moves(self, view: PlayerView, estimate: Estimate) -> list[Scored]:
         """Every move this bot weighs at its turn in `view` (not a vote), with its value in
@@ -223,6 +280,8 @@ class StrongBot(Bot):
     def candidates(self, view: PlayerView, estimate: Estimate) -> list[Bid]:
         """The bids worth scoring: on each face the lowest legal bid and the next few while
         they are not far-fetched."""
+        if estimate.candidates is not None:
+            return list(estimate.candidates)  # found with every other hand's (`_together`)
         legal = view.legal
         assert legal is not None
         per_face: dict[int, list[Bid]] = {}
@@ -235,48 +294,69 @@ class StrongBot(Bot):
             got.append(bid)
         return [b for face in sorted(per_face) for b in per_face[face]]
 
+    def _candidates_of_hands(self, bids: Sequence[Bid], estimate: Estimate, known: Ints) -> list[list[Bid]]:
+        """`candidates` of each hand of ours that knows `known` of the dice ([hands, faces],
+        `Round.known`), among the legal `bids`: the same bids, found for all the hands at once."""
+        if not bids:
+            return [[] for _ in known]
+        order = np.argsort([b.face for b in bids], kind="stable")  # by face, in the ladder's order within one
+        ordered = [bids[i] for i in order]
+        faces = np.array([b.face - 1 for b in ordered])
+        quantities = np.array([b.quantity for b in ordered])
+        tails = estimate.table_tails  # `Estimate.chance_true` of every bid for every hand
+        need = np.minimum(np.maximum(quantities - known[:, faces], 0), tails.shape[1] - 1)
+        likely = tails[faces, need] >= CANDIDATE_FLOOR
+        keep = np.zeros_like(likely)
+        starts = np.flatnonzero(np.r_[True, faces[1:] != faces[:-1]])
+        for start, end in zip(starts, [*starts[1:], len(faces)], strict=True):
+            keep[:, start] = CANDIDATES_PER_FACE > 0  # the lowest bid on the face, however unlikely
+            more = likely[:, start + 1 : end]
+            keep[:, start + 1 : end] = more & (np.cumsum(more, axis=1) < CANDIDATES_PER_FACE)
+        return [[ordered[i] for i in np.flatnonzero(row)] for row in keep]
+
     def _short_faces(self, r: Round) -> set[int]:
         """The faces we hold fewer of than an unseen cup would on average: bids on them are bluffs."""
         size = max(len(r.view.hand), 1)
-        mine = match_vector(r.view.hand, r.faces, r.wild)
-        out = set()
-        for f in range(r.faces):
-            if mine[f] < size * r.ways[f] / r.faces:
-                out.add(f + 1)
-        return out
+        mine = match_vector(r.view.hand, r.faces, r.wild).tolist()
+        ways = r.ways.tolist()
+        return {f + 1 for f in range(r.faces) if mine[f] < size * ways[f] / r.faces}
 
     def scored_bids(
         self, view: PlayerView, estimate: Estimate, stakes: tuple[float, float] | None = None
     ) -> list[Scored]:
         """Every candidate bid scored, with a push where pushes are allowed and one helps."""
-        legal = view.legal
-        assert legal is not None
         bids = self.candidates(view, estimate)
         if not bids:
             return []
         r = estimate.r
-        # Where pushes are allowed: on each face, its bids with the dice that count for it pushed.
+        pushed = self._pushes(view, r, bids)
+        if pushed:
+            estimate.look_ahead_many([(bids, ()), *pushed])
+        values, stands = estimate.score_bids(bids, stakes=stakes)
+        short = self._short_faces(r)
+        out = [
+            Scored(v, 0, BidAction(b), s, b.face in short)
+            for b, v, s in zip(bids, values.tolist(), stands.tolist(), strict=True)
+        ]
+        for on_face, push in pushed:
+            pv, ps = estimate.score_bids(on_face, push, stakes=stakes)
+            out += [
+                Scored(v, 0, BidAction(b, push), s, False)
+                for b, v, s in zip(on_face, pv.tolist(), ps.tolist(), strict=True)
+            ]
+        return out
+
+    def _pushes(self, view: PlayerView, r: Round, bids: list[Bid]) -> list[tuple[list[Bid], tuple[int, ...]]]:
+        """Where pushes are allowed: on each face, its bids with the dice that count for it pushed."""
+        assert view.legal is not None
         pushed: list[tuple[list[Bid], tuple[int, ...]]] = []
-        pushes = set(legal.pushes)
+        pushes = set(view.legal.pushes)
         if pushes:
             for face in sorted({b.face for b in bids}):
                 push = tuple(sorted(d for d in view.cup if d == face or (r.wild is not None and d == r.wild)))
                 if push and push in pushes:
                     pushed.append(([b for b in bids if b.face == face], push))
-            estimate.look_ahead_many([(bids, ()), *pushed])
-        values, stands = estimate.score_bids(bids, stakes=stakes)
-        short = self._short_faces(r)
-        out = [
-            Scored(float(v), 0, BidAction(b), float(s), b.face in short)
-            for b, v, s in zip(bids, values, stands, strict=True)
-        ]
-        for on_face, push in pushed:
-            pv, ps = estimate.score_bids(on_face, push, stakes=stakes)
-            out += [
-                Scored(float(v), 0, BidAction(b, push), float(s), False)
-                for b, v, s in zip(on_face, pv, ps, strict=True)
-            ]
-        return out
+        return pushed
 
     def _turn(self, view: PlayerView, estimate: Estimate) -> list[Scored]:
         legal = view.legal
@@ -334,3 +414,26 @@ class StrongBot(Bot):
 
     def _fallback(self, view: PlayerView, estimate: Estimate) -> Action:
         return safest_action(view, estimate, lambda target: self._holds(view, estimate, target))
+
+
+class _ByLegalMoves:
+    """The legal actions of a turn with pushes and without chips, as its `LegalMoves` says they
+    are: each legal bid, and the pass where it is legal, with no push or any of `pushes`; a
+    challenge of each target; the exact where it is legal. The actions of `view.legal_actions`,
+    looked up without hashing every one of them (over a thousand at a Soar opening), for each
+    hand of ours (`StrongBot.scored_policies`)."""
+
+    def __init__(self, legal: LegalMoves) -> None:
+        self.legal = legal
+        self.bids = set(legal.bids)
+        self.pushes = {(), *legal.pushes}
+
+    def __contains__(self, action: object) -> bool:
+        legal = self.legal
+        if isinstance(action, BidAction):
+            return action.bid in self.bids and action.push in self.pushes
+        if isinstance(action, Pass):
+            return legal.can_pass and action.push in self.pushes
+        if isinstance(action, Challenge):
+            return action.target in legal.challenge_targets
+        return isinstance(action, Exact) and legal.can_exact

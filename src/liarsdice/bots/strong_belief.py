@@ -6,6 +6,7 @@ the bot itself, its choices and its learning, `bots/strong.py` (its docstring sa
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,8 +21,8 @@ from ..rules import (
     Vote,
     ladder,
 )
+from .strong_counts import Floats as Floats  # re-exported: the strong bot and the reader take it from here
 from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this module's names)
-    Floats,
     HandSpace,
     Ints,
     Matches,
@@ -99,9 +100,8 @@ class Round:
         self.pushed_total = sum(len(view.pushed[s]) for s in counted)
         self.pushed_match = match_vector([d for s in counted for d in view.pushed[s]], self.faces, self.wild)
         # What we see that counts: our whole hand and everyone else's pushed dice.
-        self.known = match_vector(view.hand, self.faces, self.wild) + match_vector(
-            [d for s in counted if s != self.me for d in view.pushed[s]], self.faces, self.wild
-        )
+        self._shown = match_vector([d for s in counted if s != self.me for d in view.pushed[s]], self.faces, self.wild)
+        self.known = match_vector(view.hand, self.faces, self.wild) + self._shown
         players = sum(view.active)
         other_die = OTHERS_DIE.get(players, OTHERS_DIE_MANY)
         self.shedding = o.goal == "shedding"
@@ -114,6 +114,14 @@ class Round:
         self.barred_opening = (
             self.wild if self.wild is not None and not o.wild_opening and not view.one_die_round else None
         )
+
+    def with_hand(self, view: PlayerView) -> Round:
+        """This round seen from `view`, the same public position with another hand of ours:
+        everything but the view and what we know of the dice is shared."""
+        other = copy.copy(self)
+        other.view = view
+        other.known = match_vector(view.hand, self.faces, self.wild) + self._shown
+        return other
 
     def locked_face(self, seat: int, standing: Bid | None) -> int | None:
         """The face `seat` must keep in the one-die round, or None if it may change it."""
@@ -168,6 +176,14 @@ class Stacked:
             self.flat = out.reshape(-1, width)
         self.variant = variant if len(tables) > 1 else None
         self.faces = tables[0].shape[0]
+
+    def tiled(self, copies: int) -> Stacked:
+        """The same tables for `copies` copies of the rows, one after the other."""
+        if self.variant is None:
+            return self
+        out = copy.copy(self)
+        out.variant = np.tile(self.variant, copies)
+        return out
 
     def lookup(self, faces: Ints, need: Ints) -> Floats:
         """table_c[face, need] for each row c."""

@@ -1,13 +1,15 @@
 """The worth of each move of one decision, from the strong bot's belief (`bots/strong_belief.py`):
 the chance that a bid is true, and what the next player will answer to each bid we might make
 (`Estimate.score_bids`): challenge it, or raise, and then what we do facing that raise.
+
+The next player's answers are worked out before our own dice count (`Answers`), then with them
+(`LookAhead`): every hand of ours at one position shares the first (`bots/strong_hands.py`).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import NamedTuple, Protocol, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -30,10 +32,43 @@ from .strong_counts import Floats, Ints, binomial_pmf, hand_space, match_vector,
 
 # The bids scored, the dice pushed with them, and whether a pass is scored (`Estimate.score_bids`).
 BidsKey = tuple[tuple[Bid | None, ...], tuple[int, ...], bool | None]
+Rows = TypeVar("Rows", bound=npt.NDArray[np.generic])
+
+
+class Raises(NamedTuple):
+    """How the next player raises each of our bids, from each of its hands: none of it depends on
+    our own hand (`Estimate._raises_ahead`)."""
+
+    choice: npt.NDArray[np.intp]  # [C, M]: the face it raises on
+    q_raise: Ints  # [C, M]: the quantity of that raise
+    held: Ints  # [C, M]: its dice on that face
+    mass: Floats  # [C, M]: the weight of its hands that raise
+    cell: npt.NDArray[np.intp]  # (bid, face) of each raise, flattened
+    group: Floats  # [C, F]: the weight that raises on each face
+    safe: Floats  # group, never zero
+    raised: Ints  # [C, F, F]: our lowest raise on each face above each of its raises
+    by_count: Floats  # [C, F, F, count]: the raising hands' weight by its face and its count on each face
+
+    def tiled(self, copies: int) -> Raises:
+        """`copies` copies of all the rows, one after the other (`Hands`)."""
+        count, faces = self.group.shape
+        choice = _tiled(self.choice, copies)
+        cell = (np.arange(count * copies)[:, None] * faces + choice).ravel()
+        return Raises(
+            choice,
+            _tiled(self.q_raise, copies),
+            _tiled(self.held, copies),
+            _tiled(self.mass, copies),
+            cell,
+            _tiled(self.group, copies),
+            _tiled(self.safe, copies),
+            _tiled(self.raised, copies),
+            _tiled(self.by_count, copies),
+        )
 
 
 class Facing(NamedTuple):
-    """The next player's raises over our bids, whatever the stakes (`Estimate._facing_ahead`)."""
+    """The next player's raises over our bids, whatever the stakes (`Estimate._facing_given`)."""
 
     true: Floats  # [C, M]: its raise is true, per bid and hand of its
     mass: Floats  # [C, M]: the weight of its hands that raise
@@ -60,6 +95,39 @@ class Facing(NamedTuple):
         )
 
 
+class Answers(NamedTuple):
+    """The next player's answers to a set of bids before our own dice count: how likely it
+    challenges each bid from each of its hands, and how it raises (`Estimate.answers`). Our dice
+    enter through `known` alone, in the truth of our bid and of our raise after its raise
+    (`Estimate.given`): every hand of ours at one position shares the rest (`Hands`)."""
+
+    w: Floats  # its hands' weights
+    challenged: Floats  # [C, M]: the chance it challenges each bid from each hand
+    stands: Floats  # [C]: the chance each bid stands
+    faces: Ints | None  # [C]: each bid's face, from 0 (None: a pass is scored)
+    quantities: Ints | None  # [C]: each bid's quantity
+    match: Ints  # [M, F]: its dice that count for each face, per hand
+    rest: Stacked  # the count in the other cups (and our rerolled dice), per row
+    known: Ints  # [C, F]: what we know of the dice that count, per row
+    raises: Raises | None  # its raises, where it may raise and the round comes back to us
+    whole: bool  # looked ahead from every hand of the next player's (none left out for time)
+
+    def tiled(self, copies: int, known: Ints) -> Answers:
+        """`copies` copies of all the rows, one after the other, knowing `known` instead."""
+        return Answers(
+            self.w,
+            _tiled(self.challenged, copies),
+            _tiled(self.stands, copies),
+            None if self.faces is None else _tiled(self.faces, copies),
+            None if self.quantities is None else _tiled(self.quantities, copies),
+            self.match,
+            self.rest.tiled(copies),
+            known,
+            None if self.raises is None else self.raises.tiled(copies),
+            self.whole,
+        )
+
+
 class LookAhead(NamedTuple):
     """The next player's answers to a set of bids, whatever the stakes (`Estimate.score_bids`)."""
 
@@ -77,10 +145,28 @@ class LookAhead(NamedTuple):
         return LookAhead(self.w, self.challenged[picked], true, self.stands[picked], facing, self.whole)
 
 
+def _tiled(rows: Rows, copies: int) -> Rows:
+    return cast("Rows", np.tile(rows, (copies,) + (1,) * (rows.ndim - 1)))
+
+
+class SharedHands(Protocol):
+    """Every hand of ours at one public position scored at once (`bots/strong_hands.py`)."""
+
+    def score(
+        self,
+        hand: int,
+        bids: Sequence[Bid | None],
+        push: tuple[int, ...],
+        pass_valid: bool | None,
+        win: float,
+        lose: float,
+    ) -> tuple[Floats, Floats] | None: ...
+
+
 class Estimate:
     """The belief of one decision: per-cup weights, the count distributions, bid chances."""
 
-    def __init__(self, r: Round, same_cups: Estimate | None = None) -> None:
+    def __init__(self, r: Round, same_cups: Estimate | None = None, weights: dict[int, Floats] | None = None) -> None:
         self.r = r
         if same_cups is not None:
             # The belief over the other cups owes nothing to our own hand: another hand of ours
@@ -90,8 +176,12 @@ class Estimate:
             self.table_tails: Floats = same_cups.table_tails
             self._without: dict[int, Floats] = same_cups._without
             self._looked_ahead: dict[BidsKey, LookAhead | None] = {}
+            self.hands: SharedHands | None = None
+            self.hand = 0
+            self.candidates: list[Bid] | None = None
             return
-        self.weights = beliefs(r)
+        # `weights`: a belief worked out elsewhere (a reader's model of the other players)
+        self.weights = beliefs(r) if weights is None else weights
         faces = r.faces
         # [faces, cup + 1] per cup: how many dice of that cup count for each face
         self.seat_dists = {
@@ -102,6 +192,11 @@ class Estimate:
         # The look-ahead of each set of bids scored, whatever the stakes: Tavern scores the same
         # bids at every raise it may make, and only the stakes differ.
         self._looked_ahead = {}
+        # Where every hand of ours at this position is scored at once (`strong_hands.Hands`):
+        # they, this hand's number among them, and the bids it scores (`StrongBot.candidates`).
+        self.hands = None
+        self.hand = 0
+        self.candidates = None
 
     def _tails(self, seats: Sequence[int], extra: Sequence[Floats] | None = None) -> Floats:
         """[faces, L]: P(the cups of `seats` (plus `extra` rerolled dice per face) hold at least
@@ -175,21 +270,25 @@ class Estimate:
         losing a check is worth here, if not the round's usual."""
         r = self.r
         win, lose = stakes if stakes is not None else (r.win, r.lose)
+        if self.hands is not None:
+            scored = self.hands.score(self.hand, bids, push, pass_valid, win, lose)
+            if scored is not None:
+                return scored
         count = len(bids)
         key = (tuple(bids), push, pass_valid)
         if key not in self._looked_ahead:
-            self._looked_ahead[key] = self._subset(key) or self._look_ahead(bids, push, pass_valid)
+            self._looked_ahead[key] = self._subset(key) or self.look_ahead(bids, push, pass_valid)
         ahead = self._looked_ahead[key]
         if ahead is None:
             return np.zeros(count), np.ones(count)
-        if ahead.true is not None:
-            pay = win * ahead.true - lose * (1 - ahead.true)
-        else:
-            pay = np.full(ahead.challenged.shape, win if pass_valid else -lose)
-        value = (ahead.w[None, :] * ahead.challenged * pay).sum(axis=1)
+        return self.values_at(ahead, win, lose, pass_valid), ahead.stands.copy()
+
+    def values_at(self, ahead: LookAhead, win: float, lose: float, pass_valid: bool | None) -> Floats:
+        """[C]: the value of each bid of `ahead` at these stakes."""
+        value = called_value(ahead, win, lose, pass_valid)
         if ahead.facing is not None:
-            value = value + r.come_back * self._facing(ahead.facing, win, lose)
-        return value, ahead.stands.copy()
+            value = value + self.r.come_back * self._facing(ahead.facing, win, lose)
+        return value
 
     def _subset(self, key: BidsKey) -> LookAhead | None:
         """The look-ahead of these bids cut from one already made of more bids (Tavern's best
@@ -206,11 +305,19 @@ class Estimate:
                 return ahead.rows(np.array([where[b] for b in bids], dtype=np.int64))
         return None
 
-    def _look_ahead(
+    def whole(self, count: int) -> bool:
+        """Whether `count` bids are looked ahead from every hand of the next player's (many
+        faces: from its likeliest hands only, `LOOK_AHEAD_WORK`)."""
+        r = self.r
+        nxt = r.next_seat(r.me)
+        hands = len(self.weights[nxt]) if nxt is not None and nxt in self.weights else 0
+        return hands <= max(LOOK_AHEAD_WORK // (count * r.faces), 1)
+
+    def look_ahead(
         self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None
     ) -> LookAhead | None:
         """What `score_bids` works out whatever the stakes: the next player's answers to `bids`."""
-        looked = self._look_ahead_groups([(bids, push)], pass_valid)
+        looked = self.look_ahead_groups([(bids, push)], pass_valid)
         return None if looked is None else looked[0]
 
     def look_ahead_many(self, groups: Sequence[tuple[Sequence[Bid], tuple[int, ...]]]) -> None:
@@ -219,25 +326,40 @@ class Estimate:
         player's hands, not one a push. Each set comes out as a call of its own makes it, so the
         moves do not change; sets too many to look from every hand at once are left to their own
         calls."""
+        if self.hands is not None:
+            return  # worked out for every hand at once; a set it left out is looked ahead alone
         todo = [(tuple(b), p) for b, p in groups if b and (tuple(b), p, None) not in self._looked_ahead]
         r = self.r
         nxt = r.next_seat(r.me)
         if len(todo) < 2 or nxt is None or nxt not in self.weights:
             return
-        if len(self.weights[nxt]) > max(LOOK_AHEAD_WORK // (sum(len(b) for b, _ in todo) * r.faces), 1):
+        if not self.whole(sum(len(b) for b, _ in todo)):
             return
-        looked = self._look_ahead_groups(todo, None)
+        looked = self.look_ahead_groups(todo, None)
         assert looked is not None
         for (bids, push), ahead in zip(todo, looked, strict=True):
             self._looked_ahead[(bids, push, None)] = ahead
 
-    def _look_ahead_groups(
+    def look_ahead_groups(
         self, groups: Sequence[tuple[Sequence[Bid | None], tuple[int, ...]]], pass_valid: bool | None
     ) -> list[LookAhead] | None:
-        """`_look_ahead` of each of `groups` (bids and a push) in one pass: each bid's row sees the
+        """`look_ahead` of each of `groups` (bids and a push) in one pass: each bid's row sees the
         dice as its own push leaves them."""
+        answers = self.answers(groups, pass_valid)
+        if answers is None:
+            return None
+        ahead = self.given(answers)
+        if len(groups) == 1:
+            return [ahead]
+        ends = np.cumsum([len(group) for group, _ in groups])
+        return [ahead.rows(np.arange(end - len(group), end)) for (group, _), end in zip(groups, ends, strict=True)]
+
+    def answers(
+        self, groups: Sequence[tuple[Sequence[Bid | None], tuple[int, ...]]], pass_valid: bool | None
+    ) -> Answers | None:
+        """The next player's answers to the bids of `groups`, each with its push, before our own
+        dice count (`Answers`); None where nobody answers."""
         r = self.r
-        view = r.view
         faces = r.faces
         nxt = r.next_seat(r.me)
         count = sum(len(bids) for bids, _ in groups)
@@ -255,15 +377,14 @@ class Estimate:
         hands = len(w)
         seen_rows, tables, known_rows, rests = [], [], [], []
         for _, push in groups:
-            rerolled = Counter(view.cup)
-            rerolled.subtract(push)
-            rolled = list(rerolled.elements())
             # What the next player sees: our pushed dice join everyone's.
             seen_rows.append(r.pushed_match + match_vector(push, faces, r.wild))
             tables.append(tail_table(r.total - r.cup_size[nxt] - r.pushed_total - len(push), faces, r.wild))
-            # What we know after a push: the rerolled dice become unknown to us too.
-            known_rows.append(r.known - match_vector(rolled, faces, r.wild) if push else r.known)
-            extra = [binomial_pmf(len(rolled), r.ways[f] / faces) for f in range(faces)] if push else None
+            # What we know after a push: what everyone sees, the rest of our cup rerolled. It
+            # depends on the push alone, not on the rest of our hand (`Hands`).
+            known_rows.append(seen_rows[-1] if push else r.known)
+            rolled = len(r.view.cup) - len(push)
+            extra = [binomial_pmf(rolled, r.ways[f] / faces) for f in range(faces)] if push else None
             rests.append(self._tails([s for s in r.opponents if s != nxt], extra) if push else self.tails_without(nxt))
         variant = np.repeat(np.arange(len(groups)), [len(bids) for bids, _ in groups])  # each row's push
         seen = np.stack(seen_rows)[variant]  # [C, F]
@@ -286,14 +407,12 @@ class Estimate:
         best = chance.max(axis=2).clip(0)  # [C, M]
         choice = np.argmax(chance + HELD_PREFERENCE * match[None, :, :], axis=2)  # [C, M]
         can_raise = cast("npt.NDArray[np.bool_]", valid.any(axis=1))  # numpy: any(axis=...) may be a scalar
-        true = None
+        fs = qs = None
         if pass_valid is None:
             qs = np.array([b.quantity for b in bids if b is not None])
             fs = np.array([b.face - 1 for b in bids if b is not None])
             p_standing = table.lookup(fs[:, None], qs[:, None] - seen[rows, fs][:, None] - match[:, fs].T)
             challenged = np.where(can_raise[:, None], challenge_likelihood(p_standing, best), 1.0)
-            # the truth of our bid given each hand of the next player
-            true = rest.lookup(fs[:, None], qs[:, None] - known[rows, fs][:, None] - match[:, fs].T)
         else:
             ((_, push),) = groups
             seen_valid = believed_pass(self._our_pass_chance(push))
@@ -301,14 +420,22 @@ class Estimate:
                 can_raise[:, None], challenge_likelihood(np.full((count, hands), seen_valid), best), 1.0
             )
         stands = 1 - (w[None, :] * challenged).sum(axis=1)
-        facing = None
+        raises = None
         if r.come_back > 0 and can_raise.any():
-            facing = self._facing_ahead(q_next, choice, challenged, w, match, onehot, known, rest)
-        ahead = LookAhead(w, challenged, true, stands, facing, whole)
-        if len(groups) == 1:
-            return [ahead]
-        ends = np.cumsum([len(group) for group, _ in groups])
-        return [ahead.rows(np.arange(end - len(group), end)) for (group, _), end in zip(groups, ends, strict=True)]
+            raises = self._raises_ahead(q_next, choice, challenged, w, match, onehot)
+        return Answers(w, challenged, stands, fs, qs, match, rest, known, raises, whole)
+
+    def given(self, answers: Answers) -> LookAhead:
+        """`answers` with our own dice counted (`answers.known`): the truth of our bids given each
+        hand of the next player, and of our raise after its raise."""
+        a = answers
+        true = None
+        if a.faces is not None and a.quantities is not None:
+            fs, qs = a.faces, a.quantities
+            rows = np.arange(len(fs))
+            true = a.rest.lookup(fs[:, None], qs[:, None] - a.known[rows, fs][:, None] - a.match[:, fs].T)
+        facing = None if a.raises is None else self._facing_given(a.raises, a.known, a.rest)
+        return LookAhead(a.w, a.challenged, true, a.stands, facing, a.whole)
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
         """The chance that our pass holds, as the others see it (only pushed dice shown)."""
@@ -319,33 +446,23 @@ class Estimate:
             return 0.0
         return float((1 / self.r.faces) ** (hidden if shown else hidden - 1))
 
-    def _facing_ahead(
-        self,
-        q_next: Ints,
-        choice: npt.NDArray[np.intp],
-        challenged: Floats,
-        w: Floats,
-        match: Ints,
-        onehot: Floats,
-        known: Ints,
-        rest: Stacked,
-    ) -> Facing:
-        """[C]: the value (weighted by its chance) of facing the next player's raise: we will
-        challenge it or raise again, whichever is better given the face it raised on."""
+    def _raises_ahead(
+        self, q_next: Ints, choice: npt.NDArray[np.intp], challenged: Floats, w: Floats, match: Ints, onehot: Floats
+    ) -> Raises:
+        """How the next player raises each bid from each hand, and which hands do."""
         r = self.r
         faces = r.faces
         count, hands = choice.shape
         rows = np.arange(count)[:, None]
         q_raise = q_next[rows, choice]  # [C, M]
         held = match[np.arange(hands)[None, :], choice]  # [C, M]: its dice on the face it raised
-        true = rest.lookup(choice, q_raise - known[rows, choice] - held)
         mass = w[None, :] * (1 - challenged)  # the hands that raise
         # Sums over the hands that raise on each face, by one bincount over (bid, face) cells.
         cell = (rows * faces + choice).ravel()
         # weighted, bincount counts in floats (numpy types it as counting in ints)
         group = cast("Floats", np.bincount(cell, weights=mass.ravel(), minlength=count * faces).reshape(count, faces))
         safe = np.maximum(group, 1e-300)
-        # our lowest raise on each face above each of its raises, and its chance per hand
+        # our lowest raise on each face above each of its raises
         raised = np.zeros((count, faces, faces), dtype=np.int64)
         cs, gs = np.nonzero((q_next > 0) & (group > 0))
         if len(cs):
@@ -360,22 +477,61 @@ class Estimate:
         spread[rows, choice, np.arange(hands)[None, :]] = mass
         sizes = onehot.shape[2]
         by_count = (spread @ onehot.reshape(hands, faces * sizes)).reshape(count, faces, faces, sizes)
+        return Raises(choice, q_raise, held, mass, cell, group, safe, raised, by_count)
+
+    def _facing_given(self, raises: Raises, known: Ints, rest: Stacked) -> Facing:
+        """The next player's raises with our own dice counted: is its raise true, and how likely
+        is our raise above it."""
+        faces = self.r.faces
+        count = len(raises.choice)
+        rows = np.arange(count)[:, None]
+        choice = raises.choice
+        true = rest.lookup(choice, raises.q_raise - known[rows, choice] - raises.held)
+        sizes = raises.by_count.shape[3]
+        raised = raises.raised
         need = raised[:, :, :, None] - known[:, None, :, None] - np.arange(sizes)[None, None, None, :]
         chance = rest.lookup(np.arange(faces)[None, None, :, None], need)
         chance = np.where(raised[:, :, :, None] > 0, chance, 0.0)
-        raise_chance = (by_count * chance).sum(axis=3) / safe[:, :, None]
-        return Facing(true, mass, cell, group, safe, raised, raise_chance)
+        raise_chance = (raises.by_count * chance).sum(axis=3) / raises.safe[:, :, None]
+        return Facing(true, raises.mass, raises.cell, raises.group, raises.safe, raised, raise_chance)
 
     def _facing(self, f: Facing, win: float, lose: float) -> Floats:
         """[C]: the value (weighted by its chance) of facing the next player's raise at these
         stakes: we will challenge it or raise again, whichever is better given its face."""
-        count, faces = f.group.shape
-        calls = f.mass * (win * (1 - f.true) - lose * f.true)
-        challenge_value = (
-            np.bincount(f.cell, weights=calls.ravel(), minlength=count * faces).reshape(count, faces) / f.safe
-        )
-        raise_value = np.where(f.raised > 0, RAISE_LEAF * (win * f.raise_chance - lose * (1 - f.raise_chance)), -np.inf)
-        face_value = np.maximum(challenge_value, raise_value.max(axis=2))
-        face_value = np.where(f.group > 0, face_value, 0.0)
-        value: Floats = (f.group * face_value).sum(axis=1)
-        return value
+        raise_value = np.where(f.raised > 0, raise_worth(f.raise_chance, win, lose), -np.inf)
+        return facing_value(f.group, challenge_value(f, win, lose), raise_value.max(axis=2))
+
+
+def called_value(ahead: LookAhead, win: float, lose: float, pass_valid: bool | None) -> Floats:
+    """[C]: what each bid of `ahead` wins or loses when the next player challenges it, weighted
+    by the chance it does."""
+    if ahead.true is not None:
+        pay = win * ahead.true - lose * (1 - ahead.true)
+    else:
+        pay = np.full(ahead.challenged.shape, win if pass_valid else -lose)
+    value: Floats = (ahead.w[None, :] * ahead.challenged * pay).sum(axis=1)
+    return value
+
+
+def challenge_value(f: Facing, win: float, lose: float) -> Floats:
+    """[C, F]: the value of challenging the next player's raise on each face, over the hands
+    that raise on it."""
+    count, faces = f.group.shape
+    calls = f.mass * (win * (1 - f.true) - lose * f.true)
+    value: Floats = np.bincount(f.cell, weights=calls.ravel(), minlength=count * faces).reshape(count, faces) / f.safe
+    return value
+
+
+def raise_worth(chance: Floats, win: float, lose: float) -> Floats:
+    """Our raise at the end of the look-ahead, true with `chance`: a share of "as if challenged"."""
+    worth: Floats = RAISE_LEAF * (win * chance - lose * (1 - chance))
+    return worth
+
+
+def facing_value(group: Floats, challenge: Floats, best_raise: Floats) -> Floats:
+    """[...]: facing the next player's raise on each face (last axis), the better of challenging
+    it and our best raise above it, weighted by the chance of that face."""
+    face_value = np.maximum(challenge, best_raise)
+    face_value = np.where(group > 0, face_value, 0.0)
+    value: Floats = (group * face_value).sum(axis=-1)
+    return value

@@ -31,7 +31,8 @@ def estimated_values(view: PlayerView, bot: StrongBot, wanted: Sequence[Action] 
     this level cannot score is left out."""
     legal = view.legal
     assert legal is not None
-    estimate = Estimate(Round(view, bot.noise()))
+    r = Round(view, bot.noise())
+    estimate = Estimate(r, None, bot.belief(r))  # the reader's reading of the others, where it has one
     if legal.voting:
         return vote_values(view, estimate)
     values: dict[Action, float] = {}

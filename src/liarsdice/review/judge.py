@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..bots.cfr import duel_dice
 from ..bots.duel import DuelBot
-from ..bots.strong import StrongBot
+from ..bots.reader import ReaderBot
 from ..bots.strong_belief import Round
 from ..odds import bid_odds
 from ..rules import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Pass, PlayerView, Vote
@@ -33,9 +33,9 @@ class Judge:
     """The best bot sitting in one seat, judging that seat's decisions in turn (module docstring)."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.strong = StrongBot(seed)
+        self.strong = ReaderBot(seed)
         self.best = DuelBot(seed)
-        self.best.fallback = self.strong  # the duel bot's multi-seat level is this learning bot
+        self.best.fallback = self.strong  # the duel bot's own reader, kept to learn and value with
 
     def judge(self, view: PlayerView, made: Action | None = None) -> Judgement:
         """The moves of `view.seat`, whose turn it is, judged; `made` among them if it can be."""

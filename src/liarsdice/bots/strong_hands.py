@@ -1,0 +1,176 @@
+"""Every hand of ours at one public position, scored at once (`Hands`). The strong bot's policy is
+asked for every hand a seat may hold: by a reader of Expert's play (`bots/reader.py`), by
+`liarsdice exploit`, by the equilibrium mixed into duels (`bots/strong_duel.py`). Each hand's
+moves come out exactly as that hand's own estimate scores them (`bots/strong_estimate.py`), in a
+fifth to a tenth of the time (benchmarks/strong_batch.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from ..rules import Bid
+from .strong_counts import Floats, Ints
+from .strong_estimate import Estimate, LookAhead, called_value, challenge_value, facing_value, raise_worth
+
+
+class _Set(NamedTuple):
+    """A look-ahead `Hands` made: of the bids scored without a push, of a pass, or of the bids
+    scored with pushes."""
+
+    row: dict[tuple[tuple[int, ...], Bid | None], int]  # each bid's row, by its push and itself
+    ahead: LookAhead  # levelled: a copy of the rows for each count of our dice (`Hands`)
+    at: Ints | None  # [H, C]: levelled, the row each hand reads the truth of each bid from
+
+
+class Hands:
+    """Every hand of ours at one public position, scored at once: `StrongBot.scored_policies` is
+    asked for the policy of every hand a seat may hold (a reader's model, `liarsdice exploit`).
+
+    The next player's answers to our bids owe nothing to our hand (`Answers`): they are worked
+    out here once, for every bid any of the hands scores. Our hand enters only through how many
+    of our dice count for each face (`Round.known`), and the truth of a bid, or of a raise,
+    reads our count on its own face alone. So the rest is worked out once for each count a hand
+    of ours may have on a face (a level: `level[h, f]` is hand h's count on face f above the
+    fewest of all the hands), and each hand reads its values at its own counts. After a push we
+    know of the dice only what everyone sees, whatever the rest of our hand was: one look-ahead
+    serves every hand. The numbers come out as each hand's own `Estimate.score_bids` makes them,
+    operation for operation; bids left out here (too many to look at from every hand of the
+    next player's) are left to it."""
+
+    def __init__(
+        self,
+        estimates: Sequence[Estimate],
+        bids: Sequence[Bid],
+        pushes: dict[tuple[int, ...], list[Bid]],
+        passing: bool,
+    ) -> None:
+        """`bids`: every bid any of the hands scores without a push; `pushes`: the bids scored
+        with each push; `passing`: whether a pass is scored."""
+        first = estimates[0]
+        self.first = first
+        known = np.stack([e.r.known for e in estimates])  # [H, F]
+        self.base = known.min(axis=0)
+        self.level = known - self.base
+        self.levels = int(self.level.max()) + 1
+        # the set of each push (or the pass); each set's values at each stakes; its likeliest raises
+        self._sets: dict[tuple[tuple[int, ...], bool], _Set] = {}
+        self._values: dict[tuple[int, bool | None, float, float], Floats] = {}
+        self._likeliest: dict[int, Floats] = {}
+        # the set and rows of each list of bids scored (Tavern scores its best claims at every raise)
+        self._rows: dict[tuple[tuple[int, ...], bool, tuple[Bid | None, ...]], tuple[_Set, Ints] | None] = {}
+        if bids:
+            self._levelled(bids, None)
+        if passing:
+            self._levelled([first.r.view.standing_bid], True)
+        groups = [(pushed, push) for push, pushed in pushes.items() if pushed]
+        if groups and first.whole(sum(len(b) for b, _ in groups)):
+            self._pushed(groups)
+        else:
+            for group in groups:
+                self._pushed([group])
+        for h, estimate in enumerate(estimates):
+            estimate.hands, estimate.hand = self, h
+
+    def _levelled(self, bids: Sequence[Bid | None], pass_valid: bool | None) -> None:
+        """One look-ahead of `bids` without a push (or of the pass), a copy of its rows at each
+        level of our counts."""
+        first = self.first
+        answers = first.answers([(bids, ())], pass_valid)
+        if answers is None or not answers.whole:
+            return
+        count = len(bids)
+        # row k * count + c: bid c, our count on every face at level k
+        known = np.repeat(self.base[None, :] + np.arange(self.levels)[:, None], count, axis=0)
+        ahead = first.given(answers.tiled(self.levels, known))
+        if answers.faces is not None:
+            # the truth of bid c, for hand h: at its count on the bid's face
+            at = self.level[:, answers.faces] * count + np.arange(count)
+        else:
+            at = np.tile(np.arange(count), (len(self.level), 1))  # a pass: the same at every level
+        self._sets[((), pass_valid is not None)] = _Set({((), b): i for i, b in enumerate(bids)}, ahead, at)
+
+    def _pushed(self, groups: Sequence[tuple[Sequence[Bid], tuple[int, ...]]]) -> None:
+        """One look-ahead of the bids of `groups`, each with its push."""
+        answers = self.first.answers(groups, None)
+        if answers is None or not answers.whole:
+            return
+        rows = [(push, b) for bids, push in groups for b in bids]
+        found = _Set({key: i for i, key in enumerate(rows)}, self.first.given(answers), None)
+        for _, push in groups:
+            self._sets[(push, False)] = found
+
+    def score(
+        self,
+        hand: int,
+        bids: Sequence[Bid | None],
+        push: tuple[int, ...],
+        pass_valid: bool | None,
+        win: float,
+        lose: float,
+    ) -> tuple[Floats, Floats] | None:
+        """`Estimate.score_bids` of hand number `hand`, or None if these bids are not here."""
+        key = (push, pass_valid is not None, tuple(bids))
+        if key not in self._rows:
+            self._rows[key] = self._find(*key)
+        found = self._rows[key]
+        if found is None:
+            return None
+        which, picked = found
+        values = self._values.get((id(which), pass_valid, win, lose))
+        if values is None:
+            values = self._values[(id(which), pass_valid, win, lose)] = self._table(which, win, lose, pass_valid)
+        if which.at is None:
+            return values[picked], which.ahead.stands[picked]
+        return values[hand, picked], which.ahead.stands[picked]
+
+    def _find(self, push: tuple[int, ...], passing: bool, bids: tuple[Bid | None, ...]) -> tuple[_Set, Ints] | None:
+        """The set that holds these bids with this push, and their rows in it."""
+        found = self._sets.get((push, passing))
+        if found is None or any((push, b) not in found.row for b in bids):
+            return None
+        return found, np.array([found.row[(push, b)] for b in bids], dtype=np.intp)
+
+    def _table(self, found: _Set, win: float, lose: float, pass_valid: bool | None) -> Floats:
+        """[H, C] (levelled) or [C]: the value of each bid of `found` at these stakes."""
+        first, ahead = self.first, found.ahead
+        if found.at is None:
+            return first.values_at(ahead, win, lose, pass_valid)
+        count = len(found.row)
+        value = called_value(ahead, win, lose, pass_valid)[found.at]
+        f = ahead.facing
+        if f is None:
+            return value
+        faces, level = first.r.faces, self.level
+        # facing a raise on face g, hand h reads its challenge at its own count on g
+        challenge = challenge_value(f, win, lose).reshape(self.levels, count, faces)
+        challenge = challenge[level[:, None, :], np.arange(count)[None, :, None], np.arange(faces)]
+        able = (f.raised[:count] > 0).any(axis=2)  # [C, F]
+        if win >= 0 and lose >= 0:
+            # Our raise is worth more the likelier it is, in floating point too (`raise_worth`,
+            # with stakes that are not negative): the best raise is the likeliest, whatever the
+            # stakes, found once.
+            if id(found) not in self._likeliest:
+                chance = self._at_levels(np.where(f.raised > 0, f.raise_chance, -np.inf), count).max(axis=3)
+                self._likeliest[id(found)] = np.where(able, chance, 0.0)  # 0: no raise, and no inf to multiply
+            best = np.where(able, raise_worth(self._likeliest[id(found)], win, lose), -np.inf)
+        else:
+            worth = np.where(f.raised > 0, raise_worth(f.raise_chance, win, lose), -np.inf)
+            best = self._at_levels(worth, count).max(axis=3)
+        return value + first.r.come_back * facing_value(f.group[:count], challenge, best)
+
+    def _at_levels(self, table: Floats, count: int) -> Floats:
+        """[H, C, F, F]: `table` ([levels * C, F, F], our raise on the last face) read by each
+        hand at its own count on the face of our raise."""
+        faces = self.first.r.faces
+        by_level = table.reshape(self.levels, count, faces, faces)
+        out: Floats = by_level[
+            self.level[:, None, None, :],
+            np.arange(count)[None, :, None, None],
+            np.arange(faces)[None, None, :, None],
+            np.arange(faces),
+        ]
+        return out

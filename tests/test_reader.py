@@ -1,0 +1,122 @@
+"""The reader (bots/reader.py) and Master's use of it: it reads a player of Expert's play better
+than Expert's own reading does, learns from the reveals who plays that way, and Master hands a
+duel to it only against such a player."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from liarsdice.bots import strong_duel
+from liarsdice.bots.duel import TRUST_MISFIT, DuelBot
+from liarsdice.bots.random_bot import RandomBot
+from liarsdice.bots.reader import MISFIT_PRIOR, ReaderBot
+from liarsdice.bots.strong import StrongBot
+from liarsdice.bots.strong_belief import Round, beliefs
+from liarsdice.bots.strong_counts import hand_space
+from liarsdice.match import play_game
+from liarsdice.rules import Game, preset_options
+
+
+def _index(hand: tuple[int, ...], faces: int) -> int:
+    counts = np.bincount(np.asarray(hand) - 1, minlength=faces)
+    rows = hand_space(len(hand), faces).counts
+    return int(np.flatnonzero((rows == counts).all(axis=1))[0])
+
+
+def test_the_model_reads_an_expert_cup_better_than_expert_does() -> None:
+    """Over deals of 3 v 3 Perudo, after Expert's bids the weight the reader's model gives the
+    cup Expert really holds is larger than Expert's generic reading gives it, on average by far."""
+    options = preset_options("perudo", {"num_players": 2, "dice_per_player": 3})
+    game = Game(options)
+    reader = ReaderBot(0)
+    rng = random.Random(5)
+    model_weight, generic_weight = [], []
+    for deal in range(12):
+        hands = [tuple(sorted(rng.randint(1, 6) for _ in range(3))) for _ in range(2)]
+        state = game.position(hands, starter=1, round_no=1)
+        expert = StrongBot(deal)
+        # Expert opens, the reader answers with a bid, Expert bids again: then read its cup.
+        state, _ = state.apply(expert.act(state.view(1)), 1)
+        bids = [a for a in state.view(0).legal_actions if type(a).__name__ == "BidAction"]
+        state, _ = state.apply(bids[0], 0)
+        view = state.view(1)
+        action = expert.act(view)
+        if type(action).__name__ != "BidAction":
+            continue
+        state, _ = state.apply(action, 1)
+        ours = state.view(0)
+        r = Round(ours, {})
+        truth = _index(hands[1], 6)
+        model_weight.append(reader.read(game, ours, r, 1)[truth])
+        generic_weight.append(beliefs(r)[1][truth])
+    assert len(model_weight) >= 8
+    assert np.mean(model_weight) > 1.8 * np.mean(generic_weight)
+
+
+def _play(preset: str, bots: list, seed: int, **overrides: object) -> None:
+    options = preset_options(preset, {"num_players": 2, "dice_per_player": 3, **overrides})
+    play_game(Game(options), bots, seed=seed, close_agents=False)
+
+
+def test_reveals_teach_who_plays_as_the_model_does() -> None:
+    """After a game against Expert the reader finds Expert's moves explained by its model (misfit
+    well under the prior); after one against the random bot, not (misfit over the prior)."""
+    against_expert = ReaderBot(1)
+    _play("perudo", [against_expert, StrongBot(2)], seed=3)
+    against_random = ReaderBot(1)
+    _play("perudo", [against_random, RandomBot(2)], seed=3)
+    assert against_expert.misfit(1) < MISFIT_PRIOR - 0.2
+    assert against_random.misfit(1) > MISFIT_PRIOR + 0.2
+
+
+@pytest.mark.parametrize("opponent, reads", [("strong", True), ("random", False)])
+def test_master_hands_a_duel_to_the_reader_only_against_a_player_it_fits(
+    opponent: str, reads: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Master plays its duel strategy until the reveals show the opponent plays as the model
+    does; then the reader plays the duel. Against the random bot the strategy plays on."""
+    # Expert's own moves in its duels too (as from a data directory without strategies): Expert
+    # mixing in the shipped equilibrium is less readable, as it is meant to be.
+    monkeypatch.setattr(strong_duel, "DUEL_SHARE", 0.0)
+    master = DuelBot(4)
+    other = StrongBot(5) if opponent == "strong" else RandomBot(5)
+    sources: list[str] = []
+
+    class Watched:
+        def act(self, view, limit=None):  # type: ignore[no-untyped-def]
+            action = master.act(view, limit)
+            sources.append(master.source)
+            return action
+
+    _play("classic", [Watched(), other], seed=11, wild_face=1, dice_per_player=5)  # every duel shipped
+    assert sources[0] == "duel"  # nothing known of the opponent yet: the strategy plays
+    assert ("reader" in sources) is reads
+    assert (master.fallback.misfit(1) < TRUST_MISFIT) is reads  # type: ignore[attr-defined]
+
+
+def test_at_a_table_of_three_it_learns_each_player_and_plays_to_the_end() -> None:
+    """Three seats: the reader reads both others, learns that each plays as its model does, and
+    the game ends with every move legal (play_game checks each one)."""
+    reader = ReaderBot(7)
+    options = preset_options("perudo", {"num_players": 3, "dice_per_player": 4})
+    final, _ = play_game(Game(options), [StrongBot(8), reader, StrongBot(9)], seed=21, close_agents=False)
+    assert final.is_terminal
+    assert reader.misfit(0) < MISFIT_PRIOR and reader.misfit(2) < MISFIT_PRIOR
+
+
+def test_a_one_die_round_is_read_as_expert_reads_it() -> None:
+    """Perudo's palifico round (ones not wild, no opening on them barred) cannot be set up again
+    from the public facts: the reader reads it as Expert does and plays a legal move."""
+    options = preset_options("perudo", {"num_players": 2, "dice_per_player": 3})
+    game = Game(options)
+    state = game.position([(1, 4, 4), (1,)], starter=1, special_round=True)
+    opening = next(a for a in state.view(1).legal_actions if getattr(a, "bid", None) and a.bid.face == 1)
+    state, _ = state.apply(opening, 1)
+    view = state.view(0)
+    assert view.one_die_round
+    reader = ReaderBot(3)
+    assert reader.belief(Round(view, {})) is None
+    assert reader.act(view) in view.legal_actions

@@ -1,0 +1,145 @@
+"""The strong bot's policies of every hand at one position, scored together (bots/strong_hands.py),
+against each hand scored alone, as the bot did before: the same moves with the same chances, at
+positions of real games of every preset and table size."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import random
+from collections.abc import Callable
+
+import pytest
+
+from liarsdice.bots import StrongBot, strong_estimate
+from liarsdice.bots.strong_counts import hand_space
+from liarsdice.bots.strong_mixing import Policy
+from liarsdice.rules import PRESETS, Game, GameState, Pass, PlayerView, find_preset, preset_options
+
+SIZES = [
+    (preset, players)
+    for preset in PRESETS
+    for players in (2, 3, 6)
+    if players <= (find_preset(preset).max_players or 6)
+]
+# The first position of a game where each of these holds is checked, beside positions drawn at random.
+SPECIAL: dict[str, Callable[[PlayerView], bool]] = {
+    "after a push": lambda v: any(v.pushed),
+    "after our own push": lambda v: v.seat is not None and bool(v.pushed[v.seat]),
+    "after a pass": lambda v: any(isinstance(t.action, Pass) for t in v.history),
+    "the one-die round": lambda v: v.one_die_round,
+    "a vote": lambda v: v.legal is not None and v.legal.voting,
+    "chips to raise": lambda v: v.legal is not None and v.legal.raise_max is not None,
+    "chips short of the bet": lambda v: v.legal is not None and v.legal.economy and not v.legal.can_meet,
+    "a seat out": lambda v: not all(v.active),
+}
+
+
+def every_hand(state: GameState) -> list[PlayerView]:
+    """The view of the seat to act with each hand its cup may hold, in `hand_space` order: the
+    state copied with only that seat's cup changed (its private parts: no player may do this)."""
+    seat = state.to_act
+    assert seat is not None
+    view = state.view(seat)
+    faces = view.options.faces
+    out = []
+    for counts in hand_space(len(view.cup), faces).counts:
+        cup = tuple(face + 1 for face in range(faces) for _ in range(int(counts[face])))
+        other = copy.copy(state)
+        other._r = state._r.copy()
+        other._r.cups = tuple(cup if s == seat else c for s, c in enumerate(state._r.cups))
+        other._legal = None  # the legal actions it keeps hold the old cup's pushes
+        out.append(other.view(seat))
+    return out
+
+
+def game_positions(preset: str, players: int, seed: int, rounds: int) -> list[GameState]:
+    """Every turn (and vote) of the first `rounds` rounds of a seeded game of strong bots."""
+    game = Game(preset_options(preset, {"num_players": players}))
+    rng = random.Random(seed)
+    bots = [StrongBot(seed * 10 + s) for s in range(players)]
+    state = game.new_initial_state()
+    out = []
+    while not state.is_terminal:
+        if state.is_chance:
+            state, _ = state.apply(state.sample_chance(rng))
+            continue
+        seat = state.to_act
+        assert seat is not None
+        view = state.view(seat)
+        if view.round_no > rounds:
+            break
+        out.append(state)
+        state, _ = state.apply(bots[seat].act(view), seat)
+    return out
+
+
+@functools.cache
+def picked(preset: str, players: int) -> list[tuple[str, GameState]]:
+    """The first position of each `SPECIAL`, and positions in the middle of a round drawn at
+    random to make at least three."""
+    rng = random.Random(f"{preset} {players}")
+    states = [s for s in game_positions(preset, players, seed=players, rounds=8) if s.view(s.to_act).history]
+    out: list[tuple[str, GameState]] = []
+    for name, holds in SPECIAL.items():
+        found = next((s for s in states if holds(s.view(s.to_act))), None)
+        if found is not None and all(found is not s for _, s in out):
+            out.append((name, found))
+    others = [s for s in states if all(s is not t for _, t in out)]
+    return [("drawn", s) for s in rng.sample(others, max(0, min(3 - len(out), len(others))))] + out
+
+
+def assert_same(together: list[Policy], each: list[Policy], what: str) -> None:
+    assert len(together) == len(each)
+    for i, (a, b) in enumerate(zip(together, each, strict=True)):
+        assert [m for m, _ in a] == [m for m, _ in b], f"{what}, hand {i}: other moves"
+        worst = max(abs(p - q) for (_, p), (_, q) in zip(a, b, strict=True))
+        assert worst <= 1e-12, f"{what}, hand {i}: chances {worst:.2e} apart"
+
+
+@pytest.mark.parametrize(("preset", "players"), SIZES)
+def test_every_hand_together_is_each_hand_alone(preset: str, players: int) -> None:
+    seen = set()
+    for name, state in picked(preset, players):
+        views = every_hand(state)
+        what = f"{preset}, {players} players, {name}: {state.view(state.to_act).history}"
+        assert_same(StrongBot(1).scored_policies(views), StrongBot(1).scored_policies_each(views), what)
+        seen.add(name)
+    # the positions the rules offer are all there: pushes, passes, chips
+    if preset == "soar":
+        assert {"after a push", "after our own push", "after a pass"} <= seen, seen
+    if preset == "tavern":
+        assert "chips to raise" in seen, seen
+    if preset == "jokers" and players > 2:
+        assert "a vote" in seen, seen
+
+
+def test_one_view_is_scored_as_before() -> None:
+    (_, state), *_ = picked("perudo", 3)
+    views = every_hand(state)[::25]
+    alone = [StrongBot(1).scored_policies([view])[0] for view in views]
+    assert alone == StrongBot(1).scored_policies_each(views)
+
+
+def test_bids_too_many_to_look_at_together_are_looked_at_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a little work allowed: the next player's likeliest hands only, a set of bids at a time
+    monkeypatch.setattr(strong_estimate, "LOOK_AHEAD_WORK", 2_000)
+    for preset in ("perudo", "soar"):
+        for _, state in picked(preset, 2)[:2]:
+            views = every_hand(state)
+            assert_same(StrongBot(1).scored_policies(views), StrongBot(1).scored_policies_each(views), preset)
+
+
+@pytest.mark.parametrize("stakes", [None, (0.7, 0.2), (0.0, 0.0), (-0.3, 0.5), (0.4, -0.1)])
+def test_bids_are_worth_the_same_at_any_stakes(stakes: tuple[float, float] | None) -> None:
+    # Tavern's chips value bids at other stakes; a stake below zero takes the long way
+    bot = StrongBot(1)
+    for preset in ("tavern", "soar"):
+        views = every_hand(picked(preset, 2)[0][1])
+        together = bot._estimates(views, together=True)
+        each = bot._estimates(views, together=False)
+        for view, a, b in zip(views, together, each, strict=True):
+            bids = bot.candidates(view, b)
+            assert a.candidates == bids
+            for x, y in zip(a.score_bids(bids, stakes=stakes), b.score_bids(bids, stakes=stakes), strict=True):
+                assert abs(x - y).max(initial=0.0) <= 1e-12, (preset, view.hand)
