@@ -25,8 +25,6 @@ the public facts alone do not set up again, are read as Expert reads them.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -36,7 +34,7 @@ from ..rules import Action, Game, PlayerView
 from .strong import StrongBot
 from .strong_belief import Floats, Round, beliefs
 from .strong_counts import hand_space
-from .strong_duel import earlier_view
+from .strong_duel import OwnPolicies, earlier_view
 
 # The model's chance of a move is mixed with this much of a move drawn alike from the legal ones:
 # a move the model never makes from a hand makes that hand unlikely, not impossible.
@@ -65,29 +63,7 @@ KEPT_ANSWERS = 200_000
 PositionKey = tuple[object, ...]
 
 
-class _Answers:
-    """The model's chance of each move, per position and hand, kept across games (LRU)."""
-
-    def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[PositionKey, tuple[int, ...]], dict[Action, float]] = OrderedDict()
-        self._lock = threading.Lock()  # the server's bots act in threads
-
-    def get(self, key: PositionKey, hand: tuple[int, ...]) -> dict[Action, float] | None:
-        with self._lock:
-            got = self._kept.get((key, hand))
-            if got is not None:
-                self._kept.move_to_end((key, hand))
-            return got
-
-    def put(self, key: PositionKey, hand: tuple[int, ...], chances: dict[Action, float]) -> None:
-        with self._lock:
-            self._kept[(key, hand)] = chances
-            self._kept.move_to_end((key, hand))
-            while len(self._kept) > KEPT_ANSWERS:
-                self._kept.popitem(last=False)
-
-
-ANSWERS = _Answers()
+ANSWERS = OwnPolicies(KEPT_ANSWERS)  # the model's answers, per position and hand, for the process
 
 
 def _position(view: PlayerView, seat: int, turn: int) -> PositionKey:
@@ -204,11 +180,7 @@ class ReaderBot(StrongBot):
             as_seat = _as_seat(view, seat)
             views = [earlier_view(game, as_seat, turn, h) for h in missing]
             for h, policy in zip(missing, self.model.scored_policies(views), strict=True):
-                chances: dict[Action, float] = {}
-                for action, p in policy:
-                    chances[action] = chances.get(action, 0.0) + p
-                ANSWERS.put(key, h, chances)
-                got[h] = chances
+                got[h] = ANSWERS.put(key, h, policy)
         return [got[h] or {} for h in hands]
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import Protocol
 
@@ -101,27 +101,29 @@ def exact_solutions() -> CfrBot:
 
 
 class OwnPolicies:
-    """The bot's own policy at positions of a round, per hand, kept for the Bayes weights."""
+    """The bot's own policy at positions of a round, per hand, kept for the Bayes weights (the
+    latest `size`; the reader keeps its model's answers in one too)."""
 
-    def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[PositionKey, tuple[int, ...]], dict[Action, float]] = OrderedDict()
+    def __init__(self, size: int = KEPT_POLICIES) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[Hashable, tuple[int, ...]], dict[Action, float]] = OrderedDict()
         self._lock = threading.Lock()  # the server's bots act in threads
 
-    def get(self, key: PositionKey, hand: tuple[int, ...]) -> dict[Action, float] | None:
+    def get(self, key: Hashable, hand: tuple[int, ...]) -> dict[Action, float] | None:
         with self._lock:
             got = self._kept.get((key, hand))
             if got is not None:
                 self._kept.move_to_end((key, hand))
             return got
 
-    def put(self, key: PositionKey, hand: tuple[int, ...], policy: Policy) -> dict[Action, float]:
+    def put(self, key: Hashable, hand: tuple[int, ...], policy: Policy) -> dict[Action, float]:
         chances: dict[Action, float] = {}
         for action, p in policy:
             chances[action] = chances.get(action, 0.0) + p
         with self._lock:
             self._kept[(key, hand)] = chances
             self._kept.move_to_end((key, hand))
-            while len(self._kept) > KEPT_POLICIES:
+            while len(self._kept) > self.size:
                 self._kept.popitem(last=False)
         return chances
 
