@@ -31,7 +31,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..rules import Action, Game, PlayerView
-from .strong import StrongBot
+from .strong import StrongBot, new_game
 from .strong_belief import Floats, Round, beliefs
 from .strong_counts import hand_space
 from .strong_duel import OwnPolicies, earlier_view
@@ -101,8 +101,8 @@ class ReaderBot(StrongBot):
         super().learn(view)
         before, self._seen = self._seen, view
         outcome = view.last_outcome
-        if before is not None and (view.round_no < before.round_no or (outcome is None and before.round_no > 1)):
-            self.fit.clear()  # a new game
+        if new_game(before, view):
+            self.fit.clear()
         if before is None or outcome is None or outcome.round_no != before.round_no or before.seat is None:
             return
         if not _readable(before):

@@ -102,6 +102,14 @@ BLUFF_RATE = 0.12
 BLUFF_MARGIN = 0.12
 
 
+def new_game(before: PlayerView | None, view: PlayerView) -> bool:
+    """Whether `view` is of another game than `before`, the bot's last view: what it learnt of the
+    seats from the reveals is then of other players."""
+    return before is not None and (
+        view.round_no < before.round_no or (view.last_outcome is None and before.round_no > 1)
+    )
+
+
 class StrongBot(Bot):
     """Reads the other cups from the round's actions and plays the best expected move (module
     docstring)."""
@@ -126,8 +134,8 @@ class StrongBot(Bot):
         our model of bidding finds unlikely from the hand it came from counts as noise."""
         before, self._last_view = self._last_view, view
         outcome = view.last_outcome
-        if before is not None and (view.round_no < before.round_no or (outcome is None and before.round_no > 1)):
-            self.honesty.clear()  # a new game: the seats may hold other players
+        if new_game(before, view):
+            self.honesty.clear()  # the seats may hold other players
         if before is None or outcome is None or outcome.round_no != before.round_no:
             return
         r = Round(before, self.noise())
