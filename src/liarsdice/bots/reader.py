@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
 import numpy as np
 
@@ -141,7 +142,7 @@ class ReaderBot(StrongBot):
         """The weight of every hand of `seat` (`hand_space` order) by the model's reading of its
         moves this round."""
         space = hand_space(r.cup_size[seat], r.faces)
-        hands = _hands(space.counts)
+        hands = _hands(r.cup_size[seat], r.faces)
         w = space.prior.copy()
         for i, turn in enumerate(view.history):
             if turn.seat != seat:
@@ -200,9 +201,10 @@ def _likeliest(w: Floats, negligible: float) -> np.ndarray:
     return np.sort(order[: min(n, len(w))])
 
 
-def _hands(counts: np.ndarray) -> list[tuple[int, ...]]:
-    """Each row of per-face counts as a sorted hand of faces."""
-    faces = counts.shape[1]
+@cache
+def _hands(size: int, faces: int) -> list[tuple[int, ...]]:
+    """`hand_space(size, faces)` as sorted hands of faces (asked at every decision: kept)."""
+    counts = hand_space(size, faces).counts
     return [tuple(f + 1 for f in range(faces) for _ in range(int(row[f]))) for row in counts]
 
 
