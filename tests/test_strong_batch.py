@@ -4,17 +4,31 @@ positions of real games of every preset and table size."""
 
 from __future__ import annotations
 
-import copy
 import functools
+import importlib.util
 import random
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from liarsdice.bots import StrongBot, strong_estimate
-from liarsdice.bots.strong_counts import hand_space
 from liarsdice.bots.strong_mixing import Policy
 from liarsdice.rules import PRESETS, Game, GameState, Pass, PlayerView, find_preset, preset_options
+
+
+def _benchmark() -> ModuleType:
+    """benchmarks/strong_batch.py, whose `every_hand` the positions here are scored over too."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "strong_batch.py"
+    spec = importlib.util.spec_from_file_location("benchmark_strong_batch", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+every_hand: Callable[[GameState], list[PlayerView]] = _benchmark().every_hand
 
 SIZES = [
     (preset, players)
@@ -33,24 +47,6 @@ SPECIAL: dict[str, Callable[[PlayerView], bool]] = {
     "chips short of the bet": lambda v: v.legal is not None and v.legal.economy and not v.legal.can_meet,
     "a seat out": lambda v: not all(v.active),
 }
-
-
-def every_hand(state: GameState) -> list[PlayerView]:
-    """The view of the seat to act with each hand its cup may hold, in `hand_space` order: the
-    state copied with only that seat's cup changed (its private parts: no player may do this)."""
-    seat = state.to_act
-    assert seat is not None
-    view = state.view(seat)
-    faces = view.options.faces
-    out = []
-    for counts in hand_space(len(view.cup), faces).counts:
-        cup = tuple(face + 1 for face in range(faces) for _ in range(int(counts[face])))
-        other = copy.copy(state)
-        other._r = state._r.copy()
-        other._r.cups = tuple(cup if s == seat else c for s, c in enumerate(state._r.cups))
-        other._legal = None  # the legal actions it keeps hold the old cup's pushes
-        out.append(other.view(seat))
-    return out
 
 
 def game_positions(preset: str, players: int, seed: int, rounds: int) -> list[GameState]:
