@@ -7,7 +7,6 @@ scenario action without its seat, e.g. `["bid", 3, 5, {"push": [5, 5]}]` (FORMAT
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from .bids import Bid, InvalidText
 def _canonical_push(action: BidAction | Pass | Claim) -> None:
     """A push is a multiset of faces: keep it sorted, so that one push has one spelling."""
     push = action.push
-    if push and (type(push) is not tuple or any(a > b for a, b in itertools.pairwise(push))):
+    if push and (type(push) is not tuple or tuple(sorted(push)) != push):
         object.__setattr__(action, "push", tuple(sorted(push)))
 
 
@@ -32,6 +31,19 @@ class BidAction:
 
     def __post_init__(self) -> None:
         _canonical_push(self)
+
+
+_SET_BID = BidAction.__dict__["bid"].__set__
+_SET_PUSH = BidAction.__dict__["push"].__set__
+
+
+def sorted_push_bid(bid: Bid, push: tuple[int, ...]) -> BidAction:
+    """`BidAction(bid, push)` for a push already a sorted tuple, built without the check: a Soar
+    turn lists every legal bid with every push (hundreds of actions, at every view)."""
+    action: BidAction = object.__new__(BidAction)
+    _SET_BID(action, bid)
+    _SET_PUSH(action, push)
+    return action
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ import itertools
 from collections import Counter
 from typing import Self
 
-from .actions import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Fold, Pass, Vote
+from .actions import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Fold, Pass, Vote, sorted_push_bid
 from .bids import Bid
 from .chance import _Chance
 from .events import Event, Turn
-from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction, bid_actions
+from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction, bid_actions, pushed_bid_actions
 from .views import LegalMoves
 
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
@@ -172,9 +172,16 @@ class _Bidding(_Chance):
                 legal.append(AllIn())
             legal.append(Fold())
             return tuple(legal)
-        for bid in moves.bids:
-            for p in pushes:
-                legal.append(BidAction(bid, p))
+        lad = self._t.ladder
+        n = len(moves.bids)
+        if n and moves.bids == lad.bids[len(lad.bids) - n :]:
+            # the legal bids are the top of the ladder (as they are but in a one-die round):
+            # each with each push, made once per ladder and push, in the same order
+            columns = [pushed_bid_actions(lad, p)[len(lad.bids) - n :] for p in pushes]
+            legal += itertools.chain.from_iterable(zip(*columns, strict=True))
+        else:
+            for bid in moves.bids:  # the pushes are sorted (`_sub_multisets`)
+                legal += [sorted_push_bid(bid, p) for p in pushes]
         if moves.can_pass:
             legal += [Pass(p) for p in pushes]
         legal += [Challenge(s) for s in moves.challenge_targets]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Final, Self
 
-from .actions import Action, BidAction, Challenge, Claim, Roll
+from .actions import Action, BidAction, Challenge, Claim, Roll, sorted_push_bid
 from .bids import Bid, BidLadder, ladder
 from .events import Event, GameOver, GameResult, RoundOutcome, RoundResolved, RoundStarted, Turn
 from .options import Options, OptionsError
@@ -38,6 +38,13 @@ _new_tuple = tuple.__new__  # builds a named tuple without its Python-level __ne
 def bid_actions(lad: BidLadder) -> tuple[BidAction, ...]:
     """Every bid of the ladder as an action, lowest first (shared: made once per ladder)."""
     return tuple(BidAction(b) for b in lad.bids)
+
+
+@lru_cache(maxsize=4096)
+def pushed_bid_actions(lad: BidLadder, push: tuple[int, ...]) -> tuple[BidAction, ...]:
+    """Every bid of the ladder with `push` (a sorted push, or none), lowest first (shared: made
+    once per ladder and push, for Soar's turns, each of which lists every bid with every push)."""
+    return tuple(sorted_push_bid(b, push) for b in lad.bids) if push else bid_actions(lad)
 
 
 @lru_cache(maxsize=512)
