@@ -12,7 +12,8 @@ import pytest
 from liarsdice.bots import strong_duel
 from liarsdice.bots.duel import TRUST_MISFIT, DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots.reader import MISFIT_PRIOR, ReaderBot
+from liarsdice.bots import reader as reader_module
+from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, ReaderBot
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
 from liarsdice.bots.strong_counts import hand_space
@@ -50,6 +51,7 @@ def test_the_model_reads_an_expert_cup_better_than_expert_does() -> None:
         ours = state.view(0)
         r = Round(ours, {})
         truth = _index(hands[1], 6)
+        reader.new_decision(ours)
         model_weight.append(reader.read(game, ours, r, 1)[truth])
         generic_weight.append(beliefs(r)[1][truth])
     assert len(model_weight) >= 8
@@ -120,3 +122,50 @@ def test_a_one_die_round_is_read_as_expert_reads_it() -> None:
     reader = ReaderBot(3)
     assert reader.belief(Round(view, {})) is None
     assert reader.act(view) in view.legal_actions
+
+
+def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At one decision the model is asked about at most the budget's hands; a hand not asked
+    keeps Expert's reading of the move. What is read depends on the round alone: a process that
+    has already asked the model about every hand reads the same."""
+    options = preset_options("perudo", {"num_players": 2, "dice_per_player": 5})
+    game = Game(options)
+    state = game.position([(1, 2, 3, 5, 5), (2, 4, 4, 6, 6)], starter=1, round_no=1)
+    state, _ = state.apply(StrongBot(3).act(state.view(1)), 1)
+    ours = state.view(0)
+    r = Round(ours, {})
+
+    asked: list[int] = []
+
+    def reading(reader: ReaderBot) -> np.ndarray:
+        chances = reader.model.move_chances
+
+        def counted(views, action):  # type: ignore[no-untyped-def]
+            asked.append(len(views))
+            return chances(views, action)
+
+        monkeypatch.setattr(reader.model, "move_chances", counted)
+        reader.new_decision(ours)
+        return reader.read(game, ours, r, 1)
+
+    def budgeted() -> ReaderBot:
+        reader = ReaderBot(1)
+        reader.ask_budget = POSITION_COST + 30  # fewer hands than are worth asking about
+        return reader
+
+    reader_module.ANSWERS._kept.clear()
+    fresh = reading(budgeted())
+    assert 0 < sum(asked) <= 30
+    unlimited = ReaderBot(1)
+    unlimited.ask_budget = None
+    everything = reading(unlimited)
+    assert sum(asked) > 30  # every hand worth asking about asked
+    asked.clear()
+    again = reading(budgeted())
+    assert not asked  # all kept by the process now
+    assert np.array_equal(again, fresh)
+    assert not np.allclose(everything, fresh)
+    # hands left unasked are not read as nothing: the reading is neither the prior nor Expert's own
+    prior = hand_space(5, 6).prior
+    assert not np.allclose(fresh, prior / prior.sum())
+    assert not np.allclose(fresh, beliefs(r)[1])

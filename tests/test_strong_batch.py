@@ -139,3 +139,23 @@ def test_bids_are_worth_the_same_at_any_stakes(stakes: tuple[float, float] | Non
             assert a.candidates == bids
             for x, y in zip(a.score_bids(bids, stakes=stakes), b.score_bids(bids, stakes=stakes), strict=True):
                 assert abs(x - y).max(initial=0.0) <= 1e-12, (preset, view.hand)
+
+
+@pytest.mark.parametrize(("preset", "players"), SIZES)
+def test_the_chance_of_one_move_from_every_hand_is_its_policys(preset: str, players: int) -> None:
+    """`move_chances` (what the reader asks, every hand's moves mixed at once where a turn is
+    bids, calls and exact) gives each move the chance each hand's own policy gives it, a move
+    no hand makes included."""
+    checked = 0
+    for name, state in picked(preset, players):
+        views = every_hand(state)
+        policies = StrongBot(1).scored_policies(views)
+        moves = list(dict.fromkeys(a for policy in policies for a, _ in policy))
+        moves += [a for a in views[0].legal_actions[:3] if a not in moves]  # likely made by none
+        for move in moves:
+            want = [sum(p for a, p in policy if a == move) for policy in policies]
+            got = StrongBot(1).move_chances(views, move)
+            worst = max(abs(g - w) for g, w in zip(got, want, strict=True))
+            assert worst <= 1e-12, f"{preset}, {players} players, {name}, {move}: chances {worst:.2e} apart"
+            checked += 1
+    assert checked

@@ -222,3 +222,34 @@ def test_a_best_response_wins_less_against_the_mixture(monkeypatch: pytest.Monke
     own = lbr(0.0, monkeypatch)
     mixed = lbr(share, monkeypatch)
     assert mixed < own - 0.15, (own, mixed)
+
+
+@pytest.mark.parametrize("preset", ["perudo", "soar", "jokers", "red-dead", "tavern", "openspiel"])
+def test_the_views_of_many_hands_are_each_hands_own(preset: str) -> None:
+    """`earlier_views` sets a round up once for many hands where it may: the views must be those
+    `earlier_view` gives each hand alone, at every earlier turn of real rounds."""
+    from dataclasses import replace
+
+    game = Game(preset_options(preset, {"num_players": 2 if preset == "openspiel" else 3}))
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(20):
+        state = game.new_initial_state()
+        while not state.is_terminal and checked < 40:
+            if state.is_chance:
+                state, _ = state.apply(state.sample_chance(rng))
+                continue
+            seat = state.to_act
+            assert seat is not None
+            view = state.view(seat)
+            legal = view.legal
+            if legal is not None and not legal.voting and not view.one_die_round and not any(view.pushed):
+                for i, turn in enumerate(view.history):
+                    as_seat = replace(view, seat=turn.seat)
+                    size = view.dice[turn.seat]
+                    hands = [tuple(sorted(rng.randint(1, view.options.faces) for _ in range(size))) for _ in range(4)]
+                    alone = [sd.earlier_view(game, as_seat, i, h) for h in hands]
+                    assert sd.earlier_views(game, as_seat, i, hands) == alone
+                    checked += 1
+            state, _ = state.apply(make_bot("random", rng.randrange(1000)).act(view), seat)
+    assert checked >= 20

@@ -15,27 +15,33 @@ the model's with weight 1 - 2 misfit, Expert's generic one with the rest. A seat
 the model is soon read by it; one that does not (a person, an equilibrium strategy, another
 program) is read as Expert reads it, so the reader plays as Expert does against it.
 
-The model is Expert's own policy (`StrongBot.scored_policies`), without the equilibrium Expert
-mixes into duels where one is at hand, asked at each earlier turn of the round for every hand of
-the seat whose weight is not negligible yet. Its answers are kept per position and hand for the
-whole process (the first moves of a round recur from game to game). Rounds with a push (Soar),
-where the pushing cup is rolled again, and one-die rounds (Perudo's palifico), whose positions
-the public facts alone do not set up again, are read as Expert reads them.
+The model is Expert's own policy, without the equilibrium Expert mixes into duels where one is
+at hand: at each earlier turn of the round it is asked the chance of the move the seat made, for
+the likeliest hands of the seat (`StrongBot.move_chances`, every hand at once). A decision adds
+at most ASK_BUDGET's worth of hands to those read so far this round, the likeliest first, so its
+time stays bounded; a hand not yet read at a move takes Expert's generic reading of that move,
+scaled to the model's chance of it among the hands read. Which hands are read depends on the
+round alone, so a seeded game plays the same in every process; the answers are also kept for
+the whole process (the first moves of a round recur from game to game), which only saves time.
+Rounds with a push (Soar), where the pushing cup is rolled again, and one-die rounds (Perudo's
+palifico), whose positions the public facts alone do not set up again, are read as Expert reads
+them.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 
 import numpy as np
 
-from ..rules import Action, Game, PlayerView
+from ..rules import Game, PlayerView
 from .strong import StrongBot, new_game
-from .strong_belief import Floats, Round, beliefs
+from .strong_belief import Floats, Round, beliefs, move_likelihoods
 from .strong_counts import hand_space
-from .strong_duel import OwnPolicies, earlier_view
+from .strong_duel import OwnPolicies, earlier_view, earlier_views
 
 # The model's chance of a move is mixed with this much of a move drawn alike from the legal ones:
 # a move the model never makes from a hand makes that hand unlikely, not impossible.
@@ -50,21 +56,33 @@ MISFIT_PRIOR_MOVES = 4.0
 # The model's reading weighs 1 - MISFIT_SCALE * misfit in the belief over a cup (none from a
 # misfit of 0.5 up), Expert's generic reading the rest.
 MISFIT_SCALE = 2.0
-# The model is asked about the likeliest hands under its reading so far that hold all but this
-# share of the weight; the rest keep the floor's chance (asking the model is most of a decision's
-# time, and after a move or two of a player it fits, few hands are left worth asking about).
+# The model is asked about the likeliest hands after the move (by Expert's generic reading of
+# it) that hold all but this share of the weight; the rest take Expert's reading of the move
+# (asking the model is most of a decision's time, and after a move or two of a player it fits,
+# few hands are left worth asking about).
 NEGLIGIBLE = 1e-3
 # At most this many hands are asked about at one move (a cup of 5 dice has 252): the likeliest.
-# A hand not asked keeps its weight relative to the others (the mean chance of the move among
-# the hands asked), so a decision's time stays bounded at big tables.
 MAX_ASKED = 96
-# Model answers kept per (position, hand), for the whole process.
+# What one decision may add to the hands read at one player's moves this round, in hands, the
+# likeliest first; the next decision of the round reads on. Reading fewer than MAX_ASKED at a new move cost
+# games: heads-up Perudo against the reference, 200 games, 0.975 with 120 and 0.83 with 72
+# (docs/strength.md). It bounds a decision's time.
+ASK_BUDGET = 120
+# What asking the model at one more position costs besides its hands, in hands: setting the
+# position up and the model's look at the next player's answers (about 2.5 ms, a hand 0.05 ms).
+POSITION_COST = 24
+# The moves shown at a reveal are checked against the model one at each decision after it (a
+# check asks the model at one more position, about 1 ms), the oldest first; at most CHECKS_KEPT
+# wait, the oldest dropped (a table of six shows more moves than the reader has decisions).
+CHECKS_AT_A_DECISION = 1
+CHECKS_KEPT = 24
+# The model's answers kept per (position, move, hand), for the whole process.
 KEPT_ANSWERS = 200_000
 
 PositionKey = tuple[object, ...]
 
 
-ANSWERS = OwnPolicies(KEPT_ANSWERS)  # the model's answers, per position and hand, for the process
+ANSWERS = OwnPolicies(KEPT_ANSWERS)  # the model's chance of each move made, per hand, for the process
 
 
 def _position(view: PlayerView, seat: int, turn: int) -> PositionKey:
@@ -91,6 +109,13 @@ class ReaderBot(StrongBot):
         # per seat, Beta pseudo-counts (moves that surprised the model, moves that did not)
         self.fit: dict[int, tuple[float, float]] = {}
         self._seen: PlayerView | None = None  # the last view of ours, for the reveal after it
+        self.ask_budget: int | None = ASK_BUDGET  # None: every hand worth asking, at once (analysis)
+        self._budget = 0  # hands still to be added for the player being read
+        # this round's moves read: the hands read at each (`hand_space` indices), its legal moves
+        self._read: dict[PositionKey, tuple[dict[int, float], int]] = {}
+        self._round: tuple[object, ...] | None = None
+        # the moves shown at the reveals and not yet checked against the model (the newest kept)
+        self._checks: deque[tuple[PlayerView, int, tuple[int, ...]]] = deque(maxlen=CHECKS_KEPT)
 
     # ----- learning from the reveals -----
 
@@ -101,25 +126,29 @@ class ReaderBot(StrongBot):
     def learn(self, view: PlayerView) -> None:
         super().learn(view)
         before, self._seen = self._seen, view
+        if before is view:
+            return  # the same decision, asked again (Master asks before its reader plays)
         outcome = view.last_outcome
         if new_game(before, view):
             self.fit.clear()
-        if before is None or outcome is None or outcome.round_no != before.round_no or before.seat is None:
-            return
-        if not _readable(before):
-            return
-        game = Game(before.options, before.seats)
-        for i, turn in enumerate(before.history):
-            seat = turn.seat
-            if seat == before.seat or not before.active[seat]:
-                continue
-            hand = tuple(sorted(outcome.hands[seat]))
-            if len(hand) != before.dice[seat]:
-                continue
-            chances = self._answers(game, before, seat, i, [hand])[0]
-            surprised = chances.get(turn.action, 0.0) < SURPRISE
-            a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
-            self.fit[seat] = (a + surprised, b + (not surprised))
+            self._checks.clear()
+            self._round = None
+        revealed = before is not None and outcome is not None and outcome.round_no == before.round_no
+        if revealed and before is not None and outcome is not None and before.seat is not None and _readable(before):
+            for i, turn in enumerate(before.history):
+                seat = turn.seat
+                hand = tuple(sorted(outcome.hands[seat]))
+                if seat != before.seat and before.active[seat] and len(hand) == before.dice[seat]:
+                    self._checks.append((before, i, hand))
+        for _ in range(min(CHECKS_AT_A_DECISION, len(self._checks))):
+            self._check(*self._checks.popleft())
+
+    def _check(self, view: PlayerView, turn: int, hand: tuple[int, ...]) -> None:
+        """Count whether the model finds the move at `turn` surprising from the cup it came from."""
+        seat = view.history[turn].seat
+        surprised = self._answers(Game(view.options, view.seats), view, turn, [hand])[0] < SURPRISE
+        a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
+        self.fit[seat] = (a + surprised, b + (not surprised))
 
     # ----- the belief -----
 
@@ -127,41 +156,76 @@ class ReaderBot(StrongBot):
         view = r.view
         if not _readable(view):
             return None
-        generic = beliefs(r)
+        moves = move_likelihoods(r)
+        generic = beliefs(r, moves)
         game = Game(view.options, view.seats)
         out = dict(generic)
         for seat in r.opponents:
             trust = 1.0 - MISFIT_SCALE * self.misfit(seat)
             if trust <= 0 or r.cup_size[seat] != view.dice[seat]:
                 continue
-            read = self.read(game, view, r, seat)
+            self.new_decision(view)  # each player read has its own budget
+            read = self.read(game, view, r, seat, moves)
             out[seat] = trust * read + (1 - trust) * generic[seat]
         return out
 
-    def read(self, game: Game, view: PlayerView, r: Round, seat: int) -> Floats:
+    def new_decision(self, view: PlayerView) -> None:
+        """Start reading a player for a decision at `view`: the budget afresh (`ASK_BUDGET`), and
+        what was read at this round's moves forgotten if the round is another."""
+        self._budget = self.ask_budget if self.ask_budget is not None else 1 << 30
+        round_of = (view.round_no, view.starter, view.dice)
+        if self._round != round_of:
+            self._round, self._read = round_of, {}
+
+    def read(
+        self, game: Game, view: PlayerView, r: Round, seat: int, generic: dict[int, Floats] | None = None
+    ) -> Floats:
         """The weight of every hand of `seat` (`hand_space` order) by the model's reading of its
-        moves this round."""
+        moves this round. `generic`: Expert's own reading of each move (`move_likelihoods`), the
+        shape given to the hands the model is not asked about."""
+        if generic is None:
+            generic = move_likelihoods(r)
         space = hand_space(r.cup_size[seat], r.faces)
         hands = _hands(r.cup_size[seat], r.faces)
         w = space.prior.copy()
         for i, turn in enumerate(view.history):
             if turn.seat != seat:
                 continue
-            alive = _likeliest(w, NEGLIGIBLE)
-            capped = len(alive) > MAX_ASKED
-            if capped:
-                alive = np.sort(alive[np.argsort(-w[alive], kind="stable")[:MAX_ASKED]])
-            asked = [hands[j] for j in alive]
-            chances = self._answers(game, view, seat, i, asked)
-            legal = max(len(earlier_view(game, _as_seat(view, seat), i, asked[0]).legal_actions), 1)
+            shape = generic.get(i)
+            after = w * shape if shape is not None else w  # the likeliest hands after the move, as Expert reads it
+            if after.sum() <= 0:
+                after = w
+            alive = _likeliest(after / after.sum(), NEGLIGIBLE)
+            if len(alive) > MAX_ASKED:
+                alive = alive[np.argsort(-after[alive], kind="stable")[:MAX_ASKED]]
+            key = (*_position(view, seat, i), turn.action)
+            if key not in self._read:
+                earlier = earlier_view(game, _as_seat(view, seat), i, hands[int(alive[0])])
+                self._read[key] = ({}, max(len(earlier.legal_actions), 1))
+            read, legal = self._read[key]
+            room = max(self._budget - POSITION_COST, 0)
+            if room:
+                by_weight = alive[np.argsort(-after[alive], kind="stable")].tolist()
+                new = [j for j in by_weight if j not in read][:room]
+                if new:
+                    self._budget -= POSITION_COST + len(new)
+                    read.update(zip(new, self._answers(game, view, i, [hands[j] for j in new]), strict=True))
+            asked = np.array(sorted(j for j in alive.tolist() if j in read), dtype=np.intp)
+            if not len(asked):
+                w = after / after.sum()  # none read at this move yet: Expert's reading of it
+                continue
             likelihood = np.full(len(w), FLOOR / legal)
-            for j, c in zip(alive, chances, strict=True):
-                likelihood[j] += (1 - FLOOR) * c.get(turn.action, 0.0)
-            if capped:
-                rest = np.ones(len(w), dtype=bool)
-                rest[alive] = False
-                rest &= w > 0
-                likelihood[rest] = float(np.average(likelihood[alive], weights=w[alive]))
+            likelihood[asked] += (1 - FLOOR) * np.array([read[j] for j in asked.tolist()])
+            rest = w > 0
+            rest[asked] = False
+            if rest.any():
+                # A hand not asked about: Expert's reading of the move, scaled to the model's
+                # chance of it among the hands asked.
+                shaped = float(np.dot(w[asked], shape[asked])) if shape is not None else 0.0
+                if shape is not None and shaped > 0:
+                    likelihood[rest] = float(np.dot(w[asked], likelihood[asked])) / shaped * shape[rest]
+                else:
+                    likelihood[rest] = float(np.average(likelihood[asked], weights=w[asked]))
             w = w * likelihood
             total = w.sum()
             if total <= 0:
@@ -169,20 +233,19 @@ class ReaderBot(StrongBot):
             w = w / total
         return w
 
-    def _answers(
-        self, game: Game, view: PlayerView, seat: int, turn: int, hands: Sequence[tuple[int, ...]]
-    ) -> list[dict[Action, float]]:
-        """The model's chance of each move of `seat` at its turn after the first `turn` actions,
-        for each of `hands`: kept, or asked of the model for all the missing hands at once."""
-        key = _position(view, seat, turn)
+    def _answers(self, game: Game, view: PlayerView, turn: int, hands: Sequence[tuple[int, ...]]) -> list[float]:
+        """The model's chance of the move made at `turn` of this round, from each of `hands` of
+        the seat that made it: kept, or asked of the model for all the missing hands at once."""
+        made = view.history[turn]
+        key = (*_position(view, made.seat, turn), made.action)
         got = {h: ANSWERS.get(key, h) for h in dict.fromkeys(hands)}
         missing = [h for h, c in got.items() if c is None]
         if missing:
-            as_seat = _as_seat(view, seat)
-            views = [earlier_view(game, as_seat, turn, h) for h in missing]
-            for h, policy in zip(missing, self.model.scored_policies(views), strict=True):
-                got[h] = ANSWERS.put(key, h, policy)
-        return [got[h] or {} for h in hands]
+            views = earlier_views(game, _as_seat(view, made.seat), turn, missing)
+            chances = self.model.move_chances(views, made.action)
+            for h, p in zip(missing, chances.tolist(), strict=True):
+                got[h] = ANSWERS.put(key, h, [(made.action, p)])
+        return [(got[h] or {}).get(made.action, 0.0) for h in hands]
 
 
 def _readable(view: PlayerView) -> bool:

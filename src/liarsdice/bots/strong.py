@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Container, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -83,7 +83,7 @@ from .strong_counts import Ints, match_vector
 from .strong_duel import in_duel
 from .strong_estimate import Estimate
 from .strong_hands import Hands
-from .strong_mixing import Policy, Scored, draw, mixed
+from .strong_mixing import Policy, Scored, draw, mixed, mixed_chances
 
 if TYPE_CHECKING:
     from .strong_tavern import ChipModel
@@ -192,6 +192,60 @@ class StrongBot(Bot):
         as alone (`bots/strong_hands.py`)."""
         together = len(views) > 1
         return self._policies(views, self._estimates(views, together), together)
+
+    def move_chances(self, views: Sequence[PlayerView], action: Action) -> Floats:
+        """[len(views)]: the chance `scored_policies` gives `action` at each of `views` (one public
+        position, the hands differing): what a reader of this bot's play asks. Where the turn is
+        bids, calls and exact alone, every hand's moves are mixed at once (`mixed_chances`), the
+        same chances as its policy to rounding (tests/test_strong_batch.py)."""
+        legal = views[0].legal
+        if len(views) < 2 or legal is None or legal.voting or legal.economy or legal.can_pass or legal.pushes:
+            return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
+        estimates = self._estimates(views, together=True)
+        if any(e.candidates is None for e in estimates):
+            policies = self._policies(views, estimates, together=True)
+            return np.array([sum(p for a, p in policy if a == action) for policy in policies])
+        moves: list[Action] = [Challenge(t) for t in legal.challenge_targets]
+        standing = views[0].standing_bid
+        exact = legal.can_exact and standing is not None
+        if exact:
+            moves.append(Exact())
+        calls = len(moves)
+        scored = {b for e in estimates for b in e.candidates or ()}
+        bids = [b for b in sorted(legal.bids, key=lambda b: b.face) if b in scored]  # `candidates`' order
+        column = {b: calls + i for i, b in enumerate(bids)}
+        values = np.full((len(views), calls + len(bids)), -np.inf)
+        first, r = estimates[0], estimates[0].r
+        known = np.stack([e.r.known for e in estimates])  # [H, F]: how many of our dice count per face
+        for k, target in enumerate(legal.challenge_targets):
+            holds = self._holds_of_hands(views[0], first, target, known)
+            values[:, k] = r.win * (1 - holds) - r.lose * holds
+        if exact:
+            assert standing is not None
+            t = first.table_tails[standing.face - 1]
+            need = standing.quantity - known[:, standing.face - 1]
+            inside = (need >= 0) & (need < len(t) - 1)
+            at = np.clip(need, 0, len(t) - 2)
+            values[:, calls - 1] = self._exact_worth(views[0], r, np.where(inside, t[at] - t[at + 1], 0.0))
+        hands = first.hands
+        table = hands.values(bids, r.win, r.lose) if hands is not None and bids else None
+        for h, estimate in enumerate(estimates):
+            candidates = estimate.candidates or []
+            if not candidates:
+                continue
+            cols = [column[b] for b in candidates]
+            if table is not None:
+                values[h, cols] = table[h, [c - calls for c in cols]]
+            else:
+                values[h, cols] = estimate.score_bids(candidates)[0]
+        plain = np.array([not isinstance(m, Exact) for m in moves] + [True] * len(bids))
+        faces = np.array([0] * calls + [b.face for b in bids])
+        chances = mixed_chances(values, plain, faces)
+        if isinstance(action, BidAction) and not action.push and action.bid in column:
+            return chances[:, column[action.bid]]
+        if action in moves:
+            return chances[:, moves.index(action)]
+        return np.zeros(len(views))
 
     def scored_policies_each(self, views: Sequence[PlayerView]) -> list[Policy]:
         """`scored_policies`, one view at a time (the belief over the other cups still shared):
@@ -394,10 +448,24 @@ class StrongBot(Bot):
             return estimate.chance_true(action.bid)
         return estimate.chance_true(view.standing_bid) if view.standing_bid is not None else 0.5
 
+    def _holds_of_hands(self, view: PlayerView, estimate: Estimate, target: int, known: Ints) -> Floats:
+        """`_holds` for every hand of ours at once ([H]; `known`: [H, F], `Round.known`)."""
+        history = view.history
+        index = len(history) - 1 if history[-1].seat == target else len(history) - 2
+        action = history[index].action
+        bid = action.bid if isinstance(action, BidAction) else view.standing_bid
+        if isinstance(action, Pass) or bid is None:
+            return np.full(len(known), self._holds(view, estimate, target))  # (not a hand's own: never here)
+        t = estimate.table_tails[bid.face - 1]
+        holds: Floats = t[np.clip(bid.quantity - known[:, bid.face - 1], 0, len(t) - 1)]
+        return holds
+
     def _exact_value(self, view: PlayerView, estimate: Estimate, bid: Bid) -> float:
+        return float(self._exact_worth(view, estimate.r, estimate.chance_exact(bid)))
+
+    def _exact_worth(self, view: PlayerView, r: Round, hit: Any) -> Any:
+        """The value of an exact that hits with chance `hit` (a number, or an array of them)."""
         o = view.options
-        r = estimate.r
-        hit = estimate.chance_exact(bid)
         others = sum(view.active) - 1
         if r.shedding:
             # a hit sheds our die; a miss sheds one for everyone else

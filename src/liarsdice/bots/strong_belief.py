@@ -259,11 +259,28 @@ def bid_likelihood(
     return noise / faces_open + (1 - noise) * share
 
 
-def beliefs(r: Round) -> dict[int, Floats]:
-    """Normalised weights over the hands of every other counted cup, from this round's history."""
+def beliefs(r: Round, moves: dict[int, Floats] | None = None) -> dict[int, Floats]:
+    """Normalised weights over the hands of every other counted cup, from this round's history
+    (`moves`: its `move_likelihoods`, if worked out already)."""
+    weights = {s: hand_space(r.cup_size[s], r.faces).prior.copy() for s in r.opponents}
+    for i, likelihood in (move_likelihoods(r) if moves is None else moves).items():
+        seat = r.view.history[i].seat
+        w = weights[seat] * likelihood
+        total = w.sum()
+        weights[seat] = w / total if total > 0 else weights[seat]
+    for s, w in weights.items():
+        weights[s] = w / w.sum()
+    return weights
+
+
+def move_likelihoods(r: Round) -> dict[int, Floats]:
+    """For each move of this round by another counted cup that tells of that cup (by its index in
+    the history): the chance of the move from each hand of the cup (`hand_space` order), up to a
+    factor that is the same for every hand."""
     view = r.view
     faces, wild = r.faces, r.wild
-    weights = {s: hand_space(r.cup_size[s], faces).prior.copy() for s in r.opponents}
+    opponents = set(r.opponents)
+    out: dict[int, Floats] = {}
     last_push: dict[int, int] = {}
     for i, turn in enumerate(view.history):
         if getattr(turn.action, "push", ()):
@@ -272,7 +289,7 @@ def beliefs(r: Round) -> dict[int, Floats]:
     standing: Bid | None = None
     for i, turn in enumerate(view.history):
         seat, action = turn.seat, turn.action
-        if seat in weights and i > last_push.get(seat, -1):
+        if seat in opponents and i > last_push.get(seat, -1):
             match = matches(r.cup_size[seat], faces, wild).match
             pm = match_vector(pushed, faces, wild)
             unknown = r.total - r.cup_size[seat] - len(pushed)
@@ -306,17 +323,13 @@ def beliefs(r: Round) -> dict[int, Floats]:
                 chance, _, _ = seat_view_of_bid(r, match, unknown, pm, standing, seat)
                 likelihood = challenge_likelihood(p, chance.max(axis=1).clip(0))
             if likelihood is not None:
-                w = weights[seat] * likelihood
-                total = w.sum()
-                weights[seat] = w / total if total > 0 else weights[seat]
+                out[i] = likelihood
         push = getattr(action, "push", ())
         if push:
             pushed.extend(push)
         if isinstance(action, (BidAction, Claim)):
             standing = action.bid
-    for s, w in weights.items():
-        weights[s] = w / w.sum()
-    return weights
+    return out
 
 
 def count_distribution(dists: Sequence[Floats]) -> Floats:

@@ -162,6 +162,8 @@ class SharedHands(Protocol):
         lose: float,
     ) -> tuple[Floats, Floats] | None: ...
 
+    def values(self, bids: Sequence[Bid], win: float, lose: float) -> Floats | None: ...
+
 
 class Estimate:
     """The belief of one decision: per-cup weights, the count distributions, bid chances."""

@@ -127,6 +127,23 @@ class Hands:
             return values[picked], which.ahead.stands[picked]
         return values[hand, picked], which.ahead.stands[picked]
 
+    def values(self, bids: Sequence[Bid], win: float, lose: float) -> Floats | None:
+        """[H, len(bids)]: `score`'s values of these bids without a push, for every hand at once,
+        or None if they are not all here."""
+        key: tuple[tuple[int, ...], bool, tuple[Bid | None, ...]] = ((), False, tuple(bids))
+        if key not in self._rows:
+            self._rows[key] = self._find(*key)
+        found = self._rows[key]
+        if found is None:
+            return None
+        which, picked = found
+        values = self._values.get((id(which), None, win, lose))
+        if values is None:
+            values = self._values[(id(which), None, win, lose)] = self._table(which, win, lose, None)
+        if which.at is None:
+            return np.broadcast_to(values[picked], (len(self.level), len(picked)))
+        return values[:, picked]
+
     def _find(self, push: tuple[int, ...], passing: bool, bids: tuple[Bid | None, ...]) -> tuple[_Set, Ints] | None:
         """The set that holds these bids with this push, and their rows in it."""
         found = self._sets.get((push, passing))

@@ -34,6 +34,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..rules import Action, BidAction, Challenge
 
 
@@ -91,6 +93,59 @@ def mixed(moves: Sequence[Scored]) -> Policy:
         for m, p in zip(moves, mix, strict=True):
             chance[id(m)] += DISGUISE * p
     return [(m.action, chance[id(m)]) for m in moves if chance[id(m)] > 0]
+
+
+def mixed_chances(values: np.ndarray, plain: np.ndarray, faces: np.ndarray) -> np.ndarray:
+    """`mixed` for many hands at once: [H, M], the chance each hand makes each of M moves.
+
+    `values` [H, M]: each hand's value of each move it weighs, -inf where it does not weigh the
+    move. The moves come in the order `mixed` is given them, which ranks never rise along (the
+    calls, then the bids): the first best column is then `mixed`'s best. `plain` [M]: whether
+    the move is plain; `faces` [M]: the face of a bid without a push, 0 for any other move. A hand
+    whose best move is not plain makes it surely, as in `mixed`."""
+    hands = np.arange(len(values))
+    weighed = np.isfinite(values)
+    best_col = np.argmax(values, axis=1)
+    best = values[hands, best_col]
+    out = np.zeros(values.shape)
+    sure = ~plain[best_col]
+    out[hands[sure], best_col[sure]] = 1.0
+    rows = hands[~sure]
+    if not len(rows):
+        return out
+    v, top = values[rows], best[rows]
+    counted = weighed[rows] & plain[None, :]
+    if TEMPERATURE <= 0:
+        p = (np.arange(values.shape[1])[None, :] == best_col[rows][:, None]).astype(float)
+    else:
+        e = np.where(counted, np.exp((np.where(counted, v, top[:, None]) - top[:, None]) / TEMPERATURE), 0.0)
+        p = e / e.sum(axis=1, keepdims=True)
+    chance = (1 - DISGUISE) * p
+    bids = counted & (faces[None, :] > 0)
+    kept = np.zeros(len(rows))
+    on_faces = np.zeros(len(rows), dtype=int)
+    if DISGUISE > 0:
+        tops = []
+        for face in sorted({int(f) for f in faces if f > 0}):
+            cols = np.flatnonzero(faces == face)
+            has = bids[:, cols].any(axis=1)
+            col = cols[np.argmax(np.where(bids[:, cols], v[:, cols], -np.inf), axis=1)]
+            tops.append((has, col))
+            on_faces += has
+        each = DISGUISE / np.maximum(on_faces, 1)
+        for has, col in tops:
+            cost = top - v[np.arange(len(rows)), col]
+            if DISGUISE_MARGIN > 0:
+                share = np.maximum(0.0, 1 - cost / DISGUISE_MARGIN)
+            else:
+                share = (cost <= 0).astype(float)
+            add = np.where(has, each * share, 0.0)
+            chance[np.arange(len(rows)), col] += add
+            kept += add
+    back = np.where(on_faces > 0, DISGUISE - kept, DISGUISE)
+    chance += back[:, None] * p
+    out[rows] = chance
+    return out
 
 
 def plain(move: Scored) -> bool:

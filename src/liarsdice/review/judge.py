@@ -34,6 +34,7 @@ class Judge:
 
     def __init__(self, seed: int = 0) -> None:
         self.strong = ReaderBot(seed)
+        self.strong.ask_budget = None  # an analysis reads every hand worth reading, whatever the time
         self.best = DuelBot(seed)
         self.best.fallback = self.strong  # the duel bot's own reader, kept to learn and value with
 
