@@ -9,10 +9,10 @@ import random
 import numpy as np
 import pytest
 
+from liarsdice.bots import reader as reader_module
 from liarsdice.bots import strong_duel
 from liarsdice.bots.duel import TRUST_MISFIT, DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots import reader as reader_module
 from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, ReaderBot
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
