@@ -4,6 +4,13 @@ scored together (`StrongBot.scored_policies`, bots/strong_hands.py) against one 
 
     python benchmarks/strong_batch.py
     python benchmarks/strong_batch.py --pairs 9 --positions perudo-5v5,soar-5v5
+    python benchmarks/strong_batch.py --chance
+
+With --chance it times what the reader asks instead (bots/reader.py): the chance of one move
+from every hand, picked out of the hands' policies scored together (old) against
+`StrongBot.move_chances` (new), which mixes every hand's moves at once where a turn is bids,
+calls and exact; "same" then means every chance within 1e-12. The move is the one the first
+hand's policy makes likeliest.
 
 Each position comes from a seeded game the strong bot plays against itself: the first turn of
 the first round after two moves (a push, in Soar, where the game has one soon enough). Its views
@@ -27,8 +34,7 @@ from collections.abc import Callable, Sequence
 
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_counts import hand_space
-from liarsdice.bots.strong_mixing import Policy
-from liarsdice.rules import Game, GameState, PlayerView, format_action, preset_options
+from liarsdice.rules import Action, Game, GameState, PlayerView, format_action, preset_options
 
 # name: preset, players, dice a player
 POSITIONS = {
@@ -83,7 +89,7 @@ def position(preset: str, players: int, dice: int, seed: int = 0) -> GameState:
     return fallback
 
 
-def timed(score: Callable[[Sequence[PlayerView]], list[Policy]], views: Sequence[PlayerView]) -> float:
+def timed(score: Callable[[Sequence[PlayerView]], object], views: Sequence[PlayerView]) -> float:
     started = time.process_time()
     score(views)
     return time.process_time() - started
@@ -93,19 +99,35 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", default=",".join(POSITIONS), help=f"of {', '.join(POSITIONS)}")
     parser.add_argument("--pairs", type=int, default=7)
+    parser.add_argument("--chance", action="store_true", help="time the chance of one move instead (the reader's)")
     args = parser.parse_args()
     print(f"$ python {' '.join(sys.argv)}")
-    print(f"CPU ms of the policies of every hand, {args.pairs} pairs (old, new) in turn")
+    what = "the chance of one move from" if args.chance else "the policies of"
+    print(f"CPU ms of {what} every hand, {args.pairs} pairs (old, new) in turn")
     print("| position | hands | history | old | new | old / new | same |\n|---|---|---|---|---|---|---|")
     for name in args.positions.split(","):
         preset, players, dice = POSITIONS[name]
         state = position(preset, players, dice)
         views = every_hand(state)
-        same = StrongBot(0).scored_policies_each(views) == StrongBot(0).scored_policies(views)
+        old_way: Callable[[Sequence[PlayerView]], object] = StrongBot(0).scored_policies_each
+        new_way: Callable[[Sequence[PlayerView]], object] = StrongBot(0).scored_policies
+        if args.chance:
+            move = max(StrongBot(0).scored_policies(views[:1])[0], key=lambda m: m[1])[0]
+
+            def picked(views: Sequence[PlayerView], move: Action = move) -> list[float]:
+                return [sum(p for a, p in policy if a == move) for policy in StrongBot(0).scored_policies(views)]
+
+            def mixed(views: Sequence[PlayerView], move: Action = move) -> list[float]:
+                return [float(p) for p in StrongBot(0).move_chances(views, move)]
+
+            old_way, new_way = picked, mixed
+            same = max(abs(a - b) for a, b in zip(picked(views), mixed(views), strict=True)) <= 1e-12
+        else:
+            same = old_way(views) == new_way(views)
         old, new = [], []
         for _ in range(args.pairs):
-            old.append(timed(StrongBot(0).scored_policies_each, views))
-            new.append(timed(StrongBot(0).scored_policies, views))
+            old.append(timed(old_way, views))
+            new.append(timed(new_way, views))
         ratio = statistics.median(o / n for o, n in zip(old, new, strict=True))
         history = ", ".join(format_action(t.action, views[0].seats) for t in views[0].history)
         print(
