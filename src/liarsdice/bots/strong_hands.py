@@ -113,6 +113,30 @@ class Hands:
         lose: float,
     ) -> tuple[Floats, Floats] | None:
         """`Estimate.score_bids` of hand number `hand`, or None if these bids are not here."""
+        found = self._looked_up(bids, push, pass_valid, win, lose)
+        if found is None:
+            return None
+        which, picked, values = found
+        if which.at is None:
+            return values[picked], which.ahead.stands[picked]
+        return values[hand, picked], which.ahead.stands[picked]
+
+    def values(self, bids: Sequence[Bid], win: float, lose: float) -> Floats | None:
+        """[H, len(bids)]: `score`'s values of these bids without a push, for every hand at once,
+        or None if they are not all here."""
+        found = self._looked_up(bids, (), None, win, lose)
+        if found is None:
+            return None
+        which, picked, values = found
+        if which.at is None:
+            return np.broadcast_to(values[picked], (len(self.level), len(picked)))
+        out: Floats = values[:, picked]
+        return out
+
+    def _looked_up(
+        self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None, win: float, lose: float
+    ) -> tuple[_Set, Ints, Floats] | None:
+        """The set that holds these bids, their rows in it, and its values at these stakes."""
         key = (push, pass_valid is not None, tuple(bids))
         if key not in self._rows:
             self._rows[key] = self._find(*key)
@@ -123,26 +147,7 @@ class Hands:
         values = self._values.get((id(which), pass_valid, win, lose))
         if values is None:
             values = self._values[(id(which), pass_valid, win, lose)] = self._table(which, win, lose, pass_valid)
-        if which.at is None:
-            return values[picked], which.ahead.stands[picked]
-        return values[hand, picked], which.ahead.stands[picked]
-
-    def values(self, bids: Sequence[Bid], win: float, lose: float) -> Floats | None:
-        """[H, len(bids)]: `score`'s values of these bids without a push, for every hand at once,
-        or None if they are not all here."""
-        key: tuple[tuple[int, ...], bool, tuple[Bid | None, ...]] = ((), False, tuple(bids))
-        if key not in self._rows:
-            self._rows[key] = self._find(*key)
-        found = self._rows[key]
-        if found is None:
-            return None
-        which, picked = found
-        values = self._values.get((id(which), None, win, lose))
-        if values is None:
-            values = self._values[(id(which), None, win, lose)] = self._table(which, win, lose, None)
-        if which.at is None:
-            return np.broadcast_to(values[picked], (len(self.level), len(picked)))
-        return values[:, picked]
+        return which, picked, values
 
     def _find(self, push: tuple[int, ...], passing: bool, bids: tuple[Bid | None, ...]) -> tuple[_Set, Ints] | None:
         """The set that holds these bids with this push, and their rows in it."""
