@@ -14,9 +14,9 @@ import argparse
 import time
 
 from liarsdice.duel import game_for
+from liarsdice.duel.dcfr import Trainer
 from liarsdice.duel.packed import pack, unpack
 from liarsdice.duel.strategy import DuelStrategy
-from liarsdice.duel.train import Trainer
 from liarsdice.rules import preset_options
 
 

@@ -31,8 +31,8 @@ HERE = Path(__file__).resolve().parents[1]
 def child(size: str, iterations: int) -> None:
     """Time `iterations` iterations of one size; print the seconds an iteration as JSON."""
     from liarsdice.duel import game_for
+    from liarsdice.duel.dcfr import Trainer
     from liarsdice.duel.plan import SIZES
-    from liarsdice.duel.train import Trainer
     from liarsdice.rules import preset_options
 
     a, b = (int(x) for x in size.split("v"))

@@ -20,10 +20,10 @@ from liarsdice.bots.duel import DuelBot
 from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, game_for, shipped, train
+from liarsdice.duel.dcfr import Trainer
 from liarsdice.duel.packed import BITS, Layout, own_reach, pack, unpack
 from liarsdice.duel.plan import VARIANTS, Entry, entries, select
 from liarsdice.duel.rebuild import Built, build, checkpoint_path, record
-from liarsdice.duel.train import Trainer
 from liarsdice.rules import Game, preset_options
 
 DICE = (2, 1)

@@ -22,12 +22,26 @@ import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..rules import Options
 from .footprint import TooBig, measure, refuse_if_too_big, too_big_message
 from .graph import AbstractGame, Stopped, game_for
 from .strategy import DuelStrategy
-from .train import Progress, Trainer
+
+if TYPE_CHECKING:
+    from .dcfr import Progress, Trainer
+
+
+def __getattr__(name: str) -> Any:
+    """`Progress` and `Trainer` (`dcfr.py`), imported when first asked for: training needs numba,
+    which playing a shipped strategy does not (a first decision 0.26 s sooner)."""
+    if name in ("Progress", "Trainer"):
+        from . import dcfr
+
+        return getattr(dcfr, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # Memory: as many bids as the graph allows. At least 3 (exploitability 0.004 at 2 dice vs 1 with
 # ones wild, where k=2 leaves 0.07 at 1 vs 1) while the graph has at most MAX_EDGES edges (5 vs
@@ -112,6 +126,8 @@ def train(
         fit = footprint.fit(memory)
         if not fit.ok:
             raise TooBig(too_big_message(footprint, fit, options, dice, k))
+    from .dcfr import Trainer
+
     trainer = Trainer(game, sample=sample, seed=seed)
     about = json.loads(json.dumps({"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}))
     if checkpoint is not None and Path(checkpoint).exists():

@@ -26,7 +26,7 @@ from .shipped import Artifact, ManifestError, read_manifest, rules_key, sha256_o
 if TYPE_CHECKING:
     from multiprocessing.synchronize import Event
 
-    from .train import Progress
+    from .dcfr import Progress
 
 CHECKPOINT_EVERY = 600.0
 
@@ -51,10 +51,10 @@ def checkpoint_path(entry: Entry) -> Path:
 def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
     """Train `entry` up to its iterations (from its checkpoint if there is one) and pack it; data
     None if `stop()` said so first (the checkpoint then holds what was done)."""
+    from .dcfr import Trainer
     from .graph import game_for
     from .packed import pack
     from .strategy import DuelStrategy
-    from .train import Trainer
 
     started = time.perf_counter()
     options = entry.options()
