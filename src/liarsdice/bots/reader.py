@@ -64,9 +64,9 @@ NEGLIGIBLE = 1e-3
 # At most this many hands are asked about at one move (a cup of 5 dice has 252): the likeliest.
 MAX_ASKED = 96
 # What one decision may add to the hands read at one player's moves this round, in hands, the
-# likeliest first; the next decision of the round reads on. Reading fewer than MAX_ASKED at a new move cost
-# games: heads-up Perudo against the reference, 200 games, 0.975 with 120 and 0.83 with 72
-# (docs/strength.md). It bounds a decision's time.
+# likeliest first; the next decision of the round reads on. It bounds a decision's time. Reading
+# fewer than MAX_ASKED at a new move cost games: heads-up Perudo against the reference, 200
+# games, 0.975 with 120 and 0.83 with 72 (docs/strength.md).
 ASK_BUDGET = 120
 # What asking the model at one more position costs besides its hands, in hands: setting the
 # position up and the model's look at the next player's answers (about 2.5 ms, a hand 0.05 ms).
