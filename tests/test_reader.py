@@ -138,13 +138,13 @@ def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch
     asked: list[int] = []
 
     def reading(reader: ReaderBot) -> np.ndarray:
-        chances = reader.model.move_chances
+        chances = reader.model.hand_chances
 
-        def counted(views, action):  # type: ignore[no-untyped-def]
-            asked.append(len(views))
-            return chances(views, action)
+        def counted(view, counts, action):  # type: ignore[no-untyped-def]
+            asked.append(len(counts))
+            return chances(view, counts, action)
 
-        monkeypatch.setattr(reader.model, "move_chances", counted)
+        monkeypatch.setattr(reader.model, "hand_chances", counted)
         reader.new_decision(ours)
         return reader.read(game, ours, r, 1)
 
@@ -153,7 +153,7 @@ def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch
         reader.ask_budget = POSITION_COST + 30  # fewer hands than are worth asking about
         return reader
 
-    reader_module.ANSWERS._kept.clear()
+    reader_module.ANSWERS.clear()
     fresh = reading(budgeted())
     assert 0 < sum(asked) <= 30
     unlimited = ReaderBot(1)

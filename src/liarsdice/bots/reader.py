@@ -17,7 +17,7 @@ program) is read as Expert reads it, so the reader plays as Expert does against 
 
 The model is Expert's own policy, without the equilibrium Expert mixes into duels where one is
 at hand: at each earlier turn of the round it is asked the chance of the move the seat made, for
-the likeliest hands of the seat (`StrongBot.move_chances`, every hand at once). A decision adds
+the likeliest hands of the seat (`StrongBot.hand_chances`, every hand at once). A decision adds
 at most ASK_BUDGET's worth of hands to those read so far this round, the likeliest first, so its
 time stays bounded; a hand not yet read at a move takes Expert's generic reading of that move,
 scaled to the model's chance of it among the hands read. Which hands are read depends on the
@@ -30,8 +30,9 @@ them.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Hashable
 from dataclasses import replace
 from functools import cache
 
@@ -40,8 +41,8 @@ import numpy as np
 from ..rules import Game, PlayerView
 from .strong import StrongBot, new_game
 from .strong_belief import Floats, Round, beliefs, move_likelihoods
-from .strong_counts import hand_space
-from .strong_duel import OwnPolicies, earlier_view, earlier_views
+from .strong_counts import Ints, hand_space
+from .strong_duel import earlier_view, earlier_views
 
 # The model's chance of a move is mixed with this much of a move drawn alike from the legal ones:
 # a move the model never makes from a hand makes that hand unlikely, not impossible.
@@ -76,13 +77,40 @@ POSITION_COST = 24
 # wait, the oldest dropped (a table of six shows more moves than the reader has decisions).
 CHECKS_AT_A_DECISION = 1
 CHECKS_KEPT = 24
-# The model's answers kept per (position, move, hand), for the whole process.
-KEPT_ANSWERS = 200_000
+# The model's answers kept for the whole process: the latest moves asked about, each with the
+# chances of every hand asked.
+KEPT_MOVES = 4_000
 
 PositionKey = tuple[object, ...]
 
 
-ANSWERS = OwnPolicies(KEPT_ANSWERS)  # the model's chance of each move made, per hand, for the process
+class KeptChances:
+    """The model's chance of moves made, per hand (`hand_space` order, NaN: not asked yet), kept
+    for the latest `size` moves asked about. The server's bots act in threads: the table of moves
+    is locked; a row is only ever filled in, each entry once with the same number by anyone."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[Hashable, Floats] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def row(self, key: Hashable, hands: int) -> Floats:
+        """The chances kept of the move `key` (its position and itself), one entry a hand."""
+        with self._lock:
+            got = self._kept.get(key)
+            if got is None or len(got) != hands:
+                got = self._kept[key] = np.full(hands, np.nan)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+            return got
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+ANSWERS = KeptChances(KEPT_MOVES)  # the model's chance of each move made, per hand, for the process
 
 
 def _position(view: PlayerView, seat: int, turn: int) -> PositionKey:
@@ -111,8 +139,9 @@ class ReaderBot(StrongBot):
         self._seen: PlayerView | None = None  # the last view of ours, for the reveal after it
         self.ask_budget: int | None = ASK_BUDGET  # None: every hand worth asking, at once (analysis)
         self._budget = 0  # hands still to be added for the player being read
-        # this round's moves read: the hands read at each (`hand_space` indices), its legal moves
-        self._read: dict[PositionKey, tuple[dict[int, float], int]] = {}
+        # this round's moves read: the model's chance of each from each hand read (`hand_space`
+        # order, NaN: not read), and how many legal moves there were
+        self._read: dict[PositionKey, tuple[Floats, int]] = {}
         self._round: tuple[object, ...] | None = None
         # the moves shown at the reveals and not yet checked against the model (the newest kept)
         self._checks: deque[tuple[PlayerView, int, tuple[int, ...]]] = deque(maxlen=CHECKS_KEPT)
@@ -146,7 +175,8 @@ class ReaderBot(StrongBot):
     def _check(self, view: PlayerView, turn: int, hand: tuple[int, ...]) -> None:
         """Count whether the model finds the move at `turn` surprising from the cup it came from."""
         seat = view.history[turn].seat
-        surprised = self._answers(Game(view.options, view.seats), view, turn, [hand])[0] < SURPRISE
+        which = np.array([_index(len(hand), view.options.faces)[hand]])
+        surprised = float(self._answers(Game(view.options, view.seats), view, turn, which)[0]) < SURPRISE
         a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
         self.fit[seat] = (a + surprised, b + (not surprised))
 
@@ -201,21 +231,21 @@ class ReaderBot(StrongBot):
             key = (*_position(view, seat, i), turn.action)
             if key not in self._read:
                 earlier = earlier_view(game, _as_seat(view, seat), i, hands[int(alive[0])])
-                self._read[key] = ({}, max(len(earlier.legal_actions), 1))
+                self._read[key] = (np.full(len(w), np.nan), max(len(earlier.legal_actions), 1))
             read, legal = self._read[key]
             room = max(self._budget - POSITION_COST, 0)
             if room:
-                by_weight = alive[np.argsort(-after[alive], kind="stable")].tolist()
-                new = [j for j in by_weight if j not in read][:room]
-                if new:
+                by_weight = alive[np.argsort(-after[alive], kind="stable")]
+                new = by_weight[np.isnan(read[by_weight])][:room]
+                if len(new):
                     self._budget -= POSITION_COST + len(new)
-                    read.update(zip(new, self._answers(game, view, i, [hands[j] for j in new]), strict=True))
-            asked = np.array(sorted(j for j in alive.tolist() if j in read), dtype=np.intp)
+                    read[new] = self._answers(game, view, i, new)
+            asked = alive[~np.isnan(read[alive])]
             if not len(asked):
                 w = after / after.sum()  # none read at this move yet: Expert's reading of it
                 continue
             likelihood = np.full(len(w), FLOOR / legal)
-            likelihood[asked] += (1 - FLOOR) * np.array([read[j] for j in asked.tolist()])
+            likelihood[asked] += (1 - FLOOR) * read[asked]
             rest = w > 0
             rest[asked] = False
             if rest.any():
@@ -233,19 +263,25 @@ class ReaderBot(StrongBot):
             w = w / total
         return w
 
-    def _answers(self, game: Game, view: PlayerView, turn: int, hands: Sequence[tuple[int, ...]]) -> list[float]:
-        """The model's chance of the move made at `turn` of this round, from each of `hands` of
-        the seat that made it: kept, or asked of the model for all the missing hands at once."""
+    def _answers(self, game: Game, view: PlayerView, turn: int, which: Ints) -> Floats:
+        """The model's chance of the move made at `turn` of this round, from each hand `which`
+        names (`hand_space` indices) of the seat that made it: kept, or asked of the model for
+        all the missing hands at once."""
         made = view.history[turn]
-        key = (*_position(view, made.seat, turn), made.action)
-        got = {h: ANSWERS.get(key, h) for h in dict.fromkeys(hands)}
-        missing = [h for h, c in got.items() if c is None]
-        if missing:
-            views = earlier_views(game, _as_seat(view, made.seat), turn, missing)
-            chances = self.model.move_chances(views, made.action)
-            for h, p in zip(missing, chances.tolist(), strict=True):
-                got[h] = ANSWERS.put(key, h, [(made.action, p)])
-        return [(got[h] or {}).get(made.action, 0.0) for h in hands]
+        size, faces = view.dice[made.seat], view.options.faces
+        kept = ANSWERS.row((*_position(view, made.seat, turn), made.action), len(hand_space(size, faces).prior))
+        missing = which[np.isnan(kept[which])]
+        if len(missing):
+            hands = _hands(size, faces)
+            seat_view = _as_seat(view, made.seat)
+            first = earlier_view(game, seat_view, turn, hands[int(missing[0])])
+            chances = self.model.hand_chances(first, hand_space(size, faces).counts[missing], made.action)
+            if chances is None:
+                views = earlier_views(game, seat_view, turn, [hands[j] for j in missing.tolist()])
+                chances = self.model.move_chances(views, made.action)
+            kept[missing] = chances
+        out: Floats = kept[which]
+        return out
 
 
 def _readable(view: PlayerView) -> bool:
@@ -269,6 +305,12 @@ def _hands(size: int, faces: int) -> list[tuple[int, ...]]:
     """`hand_space(size, faces)` as sorted hands of faces (asked at every decision: kept)."""
     counts = hand_space(size, faces).counts
     return [tuple(f + 1 for f in range(faces) for _ in range(int(row[f]))) for row in counts]
+
+
+@cache
+def _index(size: int, faces: int) -> dict[tuple[int, ...], int]:
+    """Each sorted hand's index in `hand_space(size, faces)`."""
+    return {hand: i for i, hand in enumerate(_hands(size, faces))}
 
 
 def _as_seat(view: PlayerView, seat: int) -> PlayerView:

@@ -79,7 +79,7 @@ from ..rules import (
 from .base import Bot, Limit
 from .probability import safest_action
 from .strong_belief import BID_NOISE, Floats, Round, bid_share
-from .strong_counts import Ints, match_vector
+from .strong_counts import BoolArray, Ints, counted, match_vector
 from .strong_duel import in_duel
 from .strong_estimate import Estimate
 from .strong_hands import Hands
@@ -196,56 +196,77 @@ class StrongBot(Bot):
     def move_chances(self, views: Sequence[PlayerView], action: Action) -> Floats:
         """[len(views)]: the chance `scored_policies` gives `action` at each of `views` (one public
         position, the hands differing): what a reader of this bot's play asks. Where the turn is
-        bids, calls and exact alone, every hand's moves are mixed at once (`mixed_chances`), the
-        same chances as its policy to rounding (tests/test_strong_batch.py)."""
-        legal = views[0].legal
-        if len(views) < 2 or legal is None or legal.voting or legal.economy or legal.can_pass or legal.pushes:
-            return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
-        estimates = self._estimates(views, together=True)
-        if any(e.candidates is None for e in estimates):
-            policies = self._policies(views, estimates, together=True)
-            return np.array([sum(p for a, p in policy if a == action) for policy in policies])
+        bids, calls and exact alone, every hand's moves are mixed at once (`hand_chances`)."""
+        first = views[0]
+        if len(views) > 1:
+            faces = first.options.faces
+            counts = np.zeros((len(views), faces), dtype=np.int64)
+            for h, view in enumerate(views):
+                for die in view.hand:
+                    counts[h, die - 1] += 1
+            chances = self.hand_chances(first, counts, action)
+            if chances is not None:
+                return chances
+        return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
+
+    def hand_chances(self, view: PlayerView, counts: Ints, action: Action) -> Floats | None:
+        """[H]: the chance `scored_policies` gives `action` at `view`'s public position from each
+        hand of `counts` ([H, F]: how many dice of each face, `HandSpace.counts` rows), without a
+        view, a round or an estimate per hand: the same chances as each hand's policy, to
+        rounding (tests/test_strong_batch.py). None where the turn is not bids, calls, exact, a
+        pass and pushes (a vote, chips), the seat has pushed dice, or its bids are too many to
+        look ahead from together: ask `move_chances`."""
+        legal = view.legal
+        if legal is None or legal.voting or legal.economy or view.seat is None or view.pushed[view.seat]:
+            return None
+        r = Round(view, self.noise())
+        first = Estimate(r, None, self.belief(r))
+        match = counted(counts, r.wild)
+        known = r.known_with(match)
+        hands = len(known)
+        standing = view.standing_bid
+        # The moves in `_turn`'s order, whose ranks never rise: the calls, then the bids.
         moves: list[Action] = [Challenge(t) for t in legal.challenge_targets]
-        standing = views[0].standing_bid
-        exact = legal.can_exact and standing is not None
-        if exact:
+        columns: list[Floats] = [self._holds_of_hands(view, first, t, known) for t in legal.challenge_targets]
+        columns = [r.win * (1 - holds) - r.lose * holds for holds in columns]
+        if legal.can_exact and standing is not None:
             moves.append(Exact())
-        calls = len(moves)
-        scored = {b for e in estimates for b in e.candidates or ()}
-        bids = [b for b in sorted(legal.bids, key=lambda b: b.face) if b in scored]  # `candidates`' order
-        column = {b: calls + i for i, b in enumerate(bids)}
-        values = np.full((len(views), calls + len(bids)), -np.inf)
-        first, r = estimates[0], estimates[0].r
-        known = np.stack([e.r.known for e in estimates])  # [H, F]: how many of our dice count per face
-        for k, target in enumerate(legal.challenge_targets):
-            holds = self._holds_of_hands(views[0], first, target, known)
-            values[:, k] = r.win * (1 - holds) - r.lose * holds
-        if exact:
-            assert standing is not None
-            t = first.table_tails[standing.face - 1]
-            need = standing.quantity - known[:, standing.face - 1]
-            inside = (need >= 0) & (need < len(t) - 1)
-            at = np.clip(need, 0, len(t) - 2)
-            values[:, calls - 1] = self._exact_worth(views[0], r, np.where(inside, t[at] - t[at + 1], 0.0))
-        hands = first.hands
-        table = hands.values(bids, r.win, r.lose) if hands is not None and bids else None
-        for h, estimate in enumerate(estimates):
-            candidates = estimate.candidates or []
-            if not candidates:
-                continue
-            cols = [column[b] for b in candidates]
-            if table is not None:
-                values[h, cols] = table[h, [c - calls for c in cols]]
-            else:
-                values[h, cols] = estimate.score_bids(candidates)[0]
-        plain = np.array([not isinstance(m, Exact) for m in moves] + [True] * len(bids))
-        faces = np.array([0] * calls + [b.face for b in bids])
-        chances = mixed_chances(values, plain, faces)
-        if isinstance(action, BidAction) and not action.push and action.bid in column:
-            return chances[:, column[action.bid]]
-        if action in moves:
-            return chances[:, moves.index(action)]
-        return np.zeros(len(views))
+            columns.append(self._exact_worth(view, r, first.chances_exact(standing, known)))
+        ordered, keep = self._candidate_table(legal.bids, first, known)
+        weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
+        bids, keep = [ordered[i] for i in weighed], keep[:, weighed]
+        face_of = np.array([b.face for b in bids], dtype=np.int64)
+        pushing = _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes else {}
+        pushes: dict[tuple[int, ...], dict[Bid, None]] = {}
+        for (face, push), _ in pushing.items():
+            pushes.setdefault(push, {}).update(dict.fromkeys(b for b in bids if b.face == face))
+        together = Hands(first, known, bids, {p: list(b) for p, b in pushes.items()}, legal.can_pass)
+        if legal.can_pass:
+            valid = counts.max(axis=1) == counts.sum(axis=1)  # a pass holds from a hand of one face
+            worth = [together.values([standing], r.win, r.lose, pass_valid=v) for v in (False, True)]
+            if worth[0] is None or worth[1] is None:
+                return None
+            moves.append(Pass())
+            columns.append(np.where(valid, worth[1][:, 0], worth[0][:, 0]))
+        table = together.values(bids, r.win, r.lose) if bids else np.zeros((hands, 0))
+        if table is None:
+            return None
+        values = [np.column_stack(columns) if columns else np.zeros((hands, 0)), np.where(keep, table, -np.inf)]
+        moves += [BidAction(b) for b in bids]
+        for (face, push), of in pushing.items():
+            on_face = np.flatnonzero(face_of == face)
+            worth_pushed = together.values([bids[i] for i in on_face], r.win, r.lose, push=push)
+            if worth_pushed is None:
+                return None
+            block = np.full((hands, len(on_face)), -np.inf)
+            block[of] = np.where(keep[np.ix_(of, on_face)], worth_pushed[of], -np.inf)
+            values.append(block)
+            moves += [BidAction(bids[i], push) for i in on_face]
+        plain = np.array([isinstance(m, Challenge) or (isinstance(m, BidAction) and not m.push) for m in moves])
+        faces = np.array([m.bid.face if isinstance(m, BidAction) and not m.push else 0 for m in moves])
+        chances = mixed_chances(np.hstack(values), plain, faces)
+        out: Floats = chances[:, moves.index(action)] if action in moves else np.zeros(hands)
+        return out
 
     def scored_policies_each(self, views: Sequence[PlayerView]) -> list[Policy]:
         """`scored_policies`, one view at a time (the belief over the other cups still shared):
@@ -294,7 +315,8 @@ class StrongBot(Bot):
         if legal.voting:
             return
         known = np.stack([e.r.known for e in estimates])
-        planned = self._candidates_of_hands(legal.bids, estimates[0], known)
+        ordered, keep = self._candidate_table(legal.bids, estimates[0], known)
+        planned = [[ordered[i] for i in np.flatnonzero(row)] for row in keep]
         plain: dict[Bid, None] = {}
         pushes: dict[tuple[int, ...], dict[Bid, None]] = {}
         for view, estimate, bids in zip(views, estimates, planned, strict=True):
@@ -306,7 +328,9 @@ class StrongBot(Bot):
             for on_face, push in self._pushes(view, estimate.r, bids):
                 pushes.setdefault(push, {}).update(dict.fromkeys(on_face))
         passing = any(view.legal is not None and view.legal.can_pass for view in views)
-        Hands(estimates, list(plain), {push: list(bids) for push, bids in pushes.items()}, passing)
+        hands = Hands(estimates[0], known, list(plain), {push: list(bids) for push, bids in pushes.items()}, passing)
+        for h, estimate in enumerate(estimates):
+            estimate.hands, estimate.hand = hands, h
 
     def belief(self, r: Round) -> dict[int, Floats] | None:
         """The weights over the other cups' hands at this decision, or None for the bot's own
@@ -356,12 +380,13 @@ class StrongBot(Bot):
             got.append(bid)
         return [b for face in sorted(per_face) for b in per_face[face]]
 
-    def _candidates_of_hands(self, bids: Sequence[Bid], estimate: Estimate, known: Ints) -> list[list[Bid]]:
+    def _candidate_table(self, bids: Sequence[Bid], estimate: Estimate, known: Ints) -> tuple[list[Bid], BoolArray]:
         """`candidates` of each hand of ours that knows `known` of the dice ([hands, faces],
-        `Round.known`), among the legal `bids`: the same bids, found for all the hands at once."""
+        `Round.known`), among the legal `bids`, found for all the hands at once: the bids by face
+        (in the ladder's order within one), and [hands, bids] whether each hand scores each."""
         if not bids:
-            return [[] for _ in known]
-        order = np.argsort([b.face for b in bids], kind="stable")  # by face, in the ladder's order within one
+            return [], np.zeros((len(known), 0), dtype=bool)
+        order = np.argsort([b.face for b in bids], kind="stable")
         ordered = [bids[i] for i in order]
         faces = np.array([b.face - 1 for b in ordered])
         quantities = np.array([b.quantity for b in ordered])
@@ -374,7 +399,7 @@ class StrongBot(Bot):
             keep[:, start] = CANDIDATES_PER_FACE > 0  # the lowest bid on the face, however unlikely
             more = likely[:, start + 1 : end]
             keep[:, start + 1 : end] = more & (np.cumsum(more, axis=1) < CANDIDATES_PER_FACE)
-        return [[ordered[i] for i in np.flatnonzero(row)] for row in keep]
+        return ordered, keep
 
     def _short_faces(self, r: Round) -> set[int]:
         """The faces we hold fewer of than an unseen cup would on average: bids on them are bluffs."""
@@ -455,10 +480,9 @@ class StrongBot(Bot):
         action = history[index].action
         bid = action.bid if isinstance(action, BidAction) else view.standing_bid
         if isinstance(action, Pass) or bid is None:
-            return np.full(len(known), self._holds(view, estimate, target))  # (not a hand's own: never here)
-        t = estimate.table_tails[bid.face - 1]
-        holds: Floats = t[np.clip(bid.quantity - known[:, bid.face - 1], 0, len(t) - 1)]
-        return holds
+            # whether a pass holds is the passer's cup alone: the same whatever our hand
+            return np.full(len(known), self._holds(view, estimate, target))
+        return estimate.chances_true(bid, known)
 
     def _exact_value(self, view: PlayerView, estimate: Estimate, bid: Bid) -> float:
         return float(self._exact_worth(view, estimate.r, estimate.chance_exact(bid)))
@@ -513,3 +537,20 @@ class _ByLegalMoves:
         if isinstance(action, Challenge):
             return action.target in legal.challenge_targets
         return isinstance(action, Exact) and legal.can_exact
+
+
+def _pushes_of_hands(counts: Ints, wild: int | None, faces: Sequence[int]) -> dict[tuple[int, tuple[int, ...]], Ints]:
+    """Each hand's push on each of `faces` (`StrongBot._pushes`: its dice that count for the face),
+    where one is legal (at least one die, not the whole cup): the hands (rows of `counts`) of
+    each (face, push), the faces in order and the pushes by their count of the face's own dice."""
+    size = int(counts[0].sum())
+    held_wild = counts[:, wild - 1] if wild is not None else np.zeros(len(counts), dtype=np.int64)
+    out: dict[tuple[int, tuple[int, ...]], Ints] = {}
+    for face in faces:
+        own = counts[:, face - 1]
+        wilds = held_wild if wild is not None and face != wild else np.zeros_like(own)
+        for n_own, n_wild in sorted(set(zip(own.tolist(), wilds.tolist(), strict=True))):
+            if 0 < n_own + n_wild < size:
+                push = tuple(sorted((face,) * n_own + (wild,) * n_wild)) if wild is not None else (face,) * n_own
+                out[(face, push)] = np.flatnonzero((own == n_own) & (wilds == n_wild))
+    return out

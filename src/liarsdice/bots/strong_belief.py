@@ -123,6 +123,12 @@ class Round:
         other.known = match_vector(view.hand, self.faces, self.wild) + self._shown
         return other
 
+    def known_with(self, match: Ints) -> Ints:
+        """[hands, faces]: `known` were our hand each of `match`'s rows (how many of its dice
+        count for each face): the same public position with every hand of ours at once."""
+        known: Ints = match + self._shown
+        return known
+
     def locked_face(self, seat: int, standing: Bid | None) -> int | None:
         """The face `seat` must keep in the one-die round, or None if it may change it."""
         odr = self.view.options.one_die_round

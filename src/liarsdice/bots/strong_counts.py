@@ -21,6 +21,7 @@ SAMPLED_HANDS = 4096
 # The strong bot's arrays: counts of dice (per hand, per face), and chances, weights and values.
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,9 @@ class HandSpace:
     prior: Floats  # [hands]
 
     @property
-    def one_face(self) -> npt.NDArray[np.bool_]:
+    def one_face(self) -> BoolArray:
         """[hands, faces]: the hand is all this face."""
-        all_face: npt.NDArray[np.bool_] = self.counts == self.size  # numpy types `==` as Any
+        all_face: BoolArray = self.counts == self.size  # numpy types `==` as Any
         return all_face
 
 
@@ -75,17 +76,21 @@ class Matches:
 
 @lru_cache(maxsize=256)
 def matches(size: int, faces: int, wild: int | None) -> Matches:
-    counts = hand_space(size, faces).counts
-    match = counts.copy()
-    if wild is not None:
-        w = wild - 1
-        for f in range(faces):
-            if f != w:
-                match[:, f] += counts[:, w]
+    match = counted(hand_space(size, faces).counts, wild)
     onehot = (match[:, :, None] == np.arange(size + 1)[None, None, :]).astype(float)
     match.setflags(write=False)
     onehot.setflags(write=False)
     return Matches(match, onehot)
+
+
+def counted(counts: Ints, wild: int | None) -> Ints:
+    """[hands, faces]: how many dice of each hand count for a bid on each face, from how many
+    show each face (`counts`, `HandSpace.counts` rows): the wilds count for every other face."""
+    match = counts.copy()
+    if wild is not None:
+        others = np.arange(counts.shape[1]) != wild - 1
+        match[:, others] += counts[:, wild - 1 : wild]
+    return match
 
 
 def match_vector(dice: Sequence[int], faces: int, wild: int | None) -> Ints:

@@ -235,6 +235,21 @@ class Estimate:
             return 0.0
         return float(t[need] - t[need + 1])
 
+    def chances_true(self, bid: Bid, known: Ints) -> Floats:
+        """[hands]: `chance_true` were our hand each of `known`'s rows (`Round.known_with`)."""
+        t = self.table_tails[bid.face - 1]
+        chances: Floats = t[np.clip(bid.quantity - known[:, bid.face - 1], 0, len(t) - 1)]
+        return chances
+
+    def chances_exact(self, bid: Bid, known: Ints) -> Floats:
+        """[hands]: `chance_exact` were our hand each of `known`'s rows (`Round.known_with`)."""
+        t = self.table_tails[bid.face - 1]
+        need = bid.quantity - known[:, bid.face - 1]
+        inside = (need >= 0) & (need < len(t) - 1)
+        at = np.clip(need, 0, len(t) - 2)
+        chances: Floats = np.where(inside, t[at] - t[at + 1], 0.0)
+        return chances
+
     def true_given(self, bid: Bid, seat: int) -> Floats:
         """[hands of `seat`]: the chance that `bid` is true if `seat` holds each hand."""
         r = self.r

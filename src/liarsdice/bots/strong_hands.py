@@ -43,16 +43,17 @@ class Hands:
 
     def __init__(
         self,
-        estimates: Sequence[Estimate],
+        first: Estimate,
+        known: Ints,
         bids: Sequence[Bid],
         pushes: dict[tuple[int, ...], list[Bid]],
         passing: bool,
     ) -> None:
-        """`bids`: every bid any of the hands scores without a push; `pushes`: the bids scored
-        with each push; `passing`: whether a pass is scored."""
-        first = estimates[0]
+        """`first`: the estimate of one hand of ours, whose belief over the other cups every hand
+        shares; `known`: [H, F], each hand's `Round.known`; `bids`: every bid any of the hands
+        scores without a push; `pushes`: the bids scored with each push; `passing`: whether a
+        pass is scored. Hand h's estimate reads its values here as number h (`Estimate.hands`)."""
         self.first = first
-        known = np.stack([e.r.known for e in estimates])  # [H, F]
         self.base = known.min(axis=0)
         self.level = known - self.base
         self.levels = int(self.level.max()) + 1
@@ -72,8 +73,6 @@ class Hands:
         else:
             for group in groups:
                 self._pushed([group])
-        for h, estimate in enumerate(estimates):
-            estimate.hands, estimate.hand = self, h
 
     def _levelled(self, bids: Sequence[Bid | None], pass_valid: bool | None) -> None:
         """One look-ahead of `bids` without a push (or of the pass), a copy of its rows at each
@@ -121,10 +120,17 @@ class Hands:
             return values[picked], which.ahead.stands[picked]
         return values[hand, picked], which.ahead.stands[picked]
 
-    def values(self, bids: Sequence[Bid], win: float, lose: float) -> Floats | None:
-        """[H, len(bids)]: `score`'s values of these bids without a push, for every hand at once,
-        or None if they are not all here."""
-        found = self._looked_up(bids, (), None, win, lose)
+    def values(
+        self,
+        bids: Sequence[Bid | None],
+        win: float,
+        lose: float,
+        push: tuple[int, ...] = (),
+        pass_valid: bool | None = None,
+    ) -> Floats | None:
+        """[H, len(bids)]: `score`'s values of these bids (with `push`, or of a pass), for every
+        hand at once, or None if they are not all here."""
+        found = self._looked_up(bids, push, pass_valid, win, lose)
         if found is None:
             return None
         which, picked, values = found
