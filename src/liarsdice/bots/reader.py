@@ -77,6 +77,10 @@ POSITION_COST = 24
 # wait, the oldest dropped (a table of six shows more moves than the reader has decisions).
 CHECKS_AT_A_DECISION = 1
 CHECKS_KEPT = 24
+# Whether the model weighs its pushes when asked about a move (Soar). A move read is never a push
+# (a round with one is not read); a push only makes the moves read less likely from the hands
+# whose best move it is, and scoring every hand's pushes is most of the time of a Soar read.
+READ_PUSHES = False
 # The model's answers kept for the whole process: the latest moves asked about, each with the
 # chances of every hand asked.
 KEPT_MOVES = 4_000
@@ -140,8 +144,9 @@ class ReaderBot(StrongBot):
         self.ask_budget: int | None = ASK_BUDGET  # None: every hand worth asking, at once (analysis)
         self._budget = 0  # hands still to be added for the player being read
         # this round's moves read: the model's chance of each from each hand read (`hand_space`
-        # order, NaN: not read), and how many legal moves there were
-        self._read: dict[PositionKey, tuple[Floats, int]] = {}
+        # order, NaN: not read), how many legal moves there were, and the mover's view then (with
+        # one of its hands: the model asks it for every hand)
+        self._read: dict[PositionKey, tuple[Floats, int, PlayerView]] = {}
         self._round: tuple[object, ...] | None = None
         # the moves shown at the reveals and not yet checked against the model (the newest kept)
         self._checks: deque[tuple[PlayerView, int, tuple[int, ...]]] = deque(maxlen=CHECKS_KEPT)
@@ -231,15 +236,15 @@ class ReaderBot(StrongBot):
             key = (*_position(view, seat, i), turn.action)
             if key not in self._read:
                 earlier = earlier_view(game, _as_seat(view, seat), i, hands[int(alive[0])])
-                self._read[key] = (np.full(len(w), np.nan), max(len(earlier.legal_actions), 1))
-            read, legal = self._read[key]
+                self._read[key] = (np.full(len(w), np.nan), max(len(earlier.legal_actions), 1), earlier)
+            read, legal, earlier = self._read[key]
             room = max(self._budget - POSITION_COST, 0)
             if room:
                 by_weight = alive[np.argsort(-after[alive], kind="stable")]
                 new = by_weight[np.isnan(read[by_weight])][:room]
                 if len(new):
                     self._budget -= POSITION_COST + len(new)
-                    read[new] = self._answers(game, view, i, new)
+                    read[new] = self._answers(game, view, i, new, earlier)
             asked = alive[~np.isnan(read[alive])]
             if not len(asked):
                 w = after / after.sum()  # none read at this move yet: Expert's reading of it
@@ -263,10 +268,12 @@ class ReaderBot(StrongBot):
             w = w / total
         return w
 
-    def _answers(self, game: Game, view: PlayerView, turn: int, which: Ints) -> Floats:
+    def _answers(
+        self, game: Game, view: PlayerView, turn: int, which: Ints, earlier: PlayerView | None = None
+    ) -> Floats:
         """The model's chance of the move made at `turn` of this round, from each hand `which`
         names (`hand_space` indices) of the seat that made it: kept, or asked of the model for
-        all the missing hands at once."""
+        all the missing hands at once. `earlier`: the seat's view at that turn, if at hand."""
         made = view.history[turn]
         size, faces = view.dice[made.seat], view.options.faces
         kept = ANSWERS.row((*_position(view, made.seat, turn), made.action), len(hand_space(size, faces).prior))
@@ -274,8 +281,8 @@ class ReaderBot(StrongBot):
         if len(missing):
             hands = _hands(size, faces)
             seat_view = _as_seat(view, made.seat)
-            first = earlier_view(game, seat_view, turn, hands[int(missing[0])])
-            chances = self.model.hand_chances(first, hand_space(size, faces).counts[missing], made.action)
+            first = earlier if earlier is not None else earlier_view(game, seat_view, turn, hands[int(missing[0])])
+            chances = self.model.hand_chances(first, hand_space(size, faces).counts[missing], made.action, READ_PUSHES)
             if chances is None:
                 views = earlier_views(game, seat_view, turn, [hands[j] for j in missing.tolist()])
                 chances = self.model.move_chances(views, made.action)

@@ -209,13 +209,14 @@ class StrongBot(Bot):
                 return chances
         return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
 
-    def hand_chances(self, view: PlayerView, counts: Ints, action: Action) -> Floats | None:
+    def hand_chances(self, view: PlayerView, counts: Ints, action: Action, pushes: bool = True) -> Floats | None:
         """[H]: the chance `scored_policies` gives `action` at `view`'s public position from each
         hand of `counts` ([H, F]: how many dice of each face, `HandSpace.counts` rows), without a
         view, a round or an estimate per hand: the same chances as each hand's policy, to
         rounding (tests/test_strong_batch.py). None where the turn is not bids, calls, exact, a
         pass and pushes (a vote, chips), the seat has pushed dice, or its bids are too many to
-        look ahead from together: ask `move_chances`."""
+        look ahead from together: ask `move_chances`. `pushes=False`: the chances as if no push
+        were legal (Soar: scoring every hand's pushes is most of the work)."""
         legal = view.legal
         if legal is None or legal.voting or legal.economy or view.seat is None or view.pushed[view.seat]:
             return None
@@ -236,30 +237,37 @@ class StrongBot(Bot):
         weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
         bids, keep = [ordered[i] for i in weighed], keep[:, weighed]
         face_of = np.array([b.face for b in bids], dtype=np.int64)
-        pushing = _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes else {}
-        pushes: dict[tuple[int, ...], dict[Bid, None]] = {}
+        pushing = _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes and pushes else {}
+        by_push: dict[tuple[int, ...], dict[Bid, None]] = {}
         for (face, push), _ in pushing.items():
-            pushes.setdefault(push, {}).update(dict.fromkeys(b for b in bids if b.face == face))
-        together = Hands(first, known, bids, {p: list(b) for p, b in pushes.items()}, legal.can_pass)
+            by_push.setdefault(push, {}).update(dict.fromkeys(b for b in bids if b.face == face))
+        together = Hands(first, known, bids, {p: list(b) for p, b in by_push.items()}, legal.can_pass)
         if legal.can_pass:
             valid = counts.max(axis=1) == counts.sum(axis=1)  # a pass holds from a hand of one face
-            worth = [together.values([standing], r.win, r.lose, pass_valid=v) for v in (False, True)]
-            if worth[0] is None or worth[1] is None:
+            bluffed = together.values([standing], r.win, r.lose, pass_valid=False)
+            honest = together.values([standing], r.win, r.lose, pass_valid=True)
+            if bluffed is None or honest is None:
                 return None
             moves.append(Pass())
-            columns.append(np.where(valid, worth[1][:, 0], worth[0][:, 0]))
+            columns.append(np.where(valid, honest[:, 0], bluffed[:, 0]))
         table = together.values(bids, r.win, r.lose) if bids else np.zeros((hands, 0))
         if table is None:
             return None
         values = [np.column_stack(columns) if columns else np.zeros((hands, 0)), np.where(keep, table, -np.inf)]
         moves += [BidAction(b) for b in bids]
+        # Each push's bids (on every face it serves) are valued at once; a push is worth the same
+        # to every hand that makes it.
+        worth_of_push: dict[tuple[int, ...], dict[Bid, float]] = {}
+        for push, on_push in by_push.items():
+            pushed = together.values(list(on_push), r.win, r.lose, push=push)
+            if pushed is None:
+                return None
+            worth_of_push[push] = dict(zip(on_push, pushed[0].tolist(), strict=True))
         for (face, push), of in pushing.items():
             on_face = np.flatnonzero(face_of == face)
-            worth_pushed = together.values([bids[i] for i in on_face], r.win, r.lose, push=push)
-            if worth_pushed is None:
-                return None
+            row = np.array([worth_of_push[push][bids[i]] for i in on_face])
             block = np.full((hands, len(on_face)), -np.inf)
-            block[of] = np.where(keep[np.ix_(of, on_face)], worth_pushed[of], -np.inf)
+            block[of] = np.where(keep[np.ix_(of, on_face)], row, -np.inf)
             values.append(block)
             moves += [BidAction(bids[i], push) for i in on_face]
         plain = np.array([isinstance(m, Challenge) or (isinstance(m, BidAction) and not m.push) for m in moves])
