@@ -55,7 +55,7 @@ def mean_count(est: Estimate, seat: int, face: int) -> float:
 @pytest.fixture
 def no_bluffs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Decision tests check the reasoned move, not the seeded mixing or the occasional bluff."""
-    monkeypatch.setattr(st, "BLUFF_RATE", 0.0)
+    monkeypatch.setattr(mixing, "BLUFF_RATE", 0.0)
     monkeypatch.setattr(mixing, "TEMPERATURE", 0.0)
     monkeypatch.setattr(mixing, "DISGUISE", 0.0)
 

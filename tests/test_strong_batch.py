@@ -162,5 +162,27 @@ def test_the_chance_of_one_move_from_every_hand_is_its_policys(preset: str, play
             assert worst <= 1e-12, f"{preset}, {players} players, {name}, {move}: chances {worst:.2e} apart"
             checked += 1
     assert checked
-    # the hands mixed at once (`hand_chances`), not one by one, wherever a turn has no chips
-    assert fast or preset == "tavern"
+    # the hands mixed at once (`hand_chances`), not one by one, but at a table of chips
+    assert fast or (preset == "tavern" and players > 2)
+
+
+def test_tavern_chips_heads_up_from_every_hand_are_each_hands_policy() -> None:
+    """Tavern heads-up, every turn of two seeded games: `hand_chances` (the chips of every hand at
+    once, bots/strong_tavern_hands.py) gives each move each hand's own policy's chance: the fold,
+    the accusations, the claims at every raise, and the bluffs that come now and then."""
+    bluffed = raised = 0
+    for seed in (1, 2):
+        for state in game_positions("tavern", 2, seed=seed, rounds=6):
+            views = every_hand(state)
+            faces = range(1, views[0].options.faces + 1)
+            counts = np.array([[view.hand.count(face) for face in faces] for view in views])
+            policies = StrongBot(1).scored_policies(views)
+            moves = list(dict.fromkeys(a for policy in policies for a, _ in policy))
+            for move in moves:
+                want = np.array([sum(p for a, p in policy if a == move) for policy in policies])
+                got = StrongBot(1).hand_chances(views[0], counts, move)
+                assert got is not None
+                assert np.abs(got - want).max() <= 1e-12, f"seed {seed}, {move}"
+            bluffed += sum(len(policy) > 1 for policy in policies)
+            raised += any(getattr(a, "raise_to", None) for a in moves)
+    assert bluffed and raised  # both kinds of move were checked

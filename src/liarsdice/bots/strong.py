@@ -83,7 +83,7 @@ from .strong_counts import BoolArray, Ints, counted, match_vector
 from .strong_duel import in_duel
 from .strong_estimate import Estimate
 from .strong_hands import Hands
-from .strong_mixing import Policy, Scored, draw, mixed, mixed_chances
+from .strong_mixing import Policy, Scored, draw, mixed, mixed_chances, picked
 
 if TYPE_CHECKING:
     from .strong_tavern import ChipModel
@@ -97,9 +97,6 @@ CANDIDATE_FLOOR = 0.03
 CANDIDATES_PER_FACE = 3
 # Soar's exact is one per game: keep it for a clearly good moment.
 EXACT_ONCE_MARGIN = 0.2
-# Bluffing in Tavern's chips: at most this often, and only with a bid this close to the best in value.
-BLUFF_RATE = 0.12
-BLUFF_MARGIN = 0.12
 
 
 def new_game(before: PlayerView | None, view: PlayerView) -> bool:
@@ -218,12 +215,25 @@ class StrongBot(Bot):
         look ahead from together: ask `move_chances`. `pushes=False`: the chances as if no push
         were legal (Soar: scoring every hand's pushes is most of the work)."""
         legal = view.legal
-        if legal is None or legal.voting or legal.economy or view.seat is None or view.pushed[view.seat]:
+        if legal is None or legal.voting or view.seat is None or view.pushed[view.seat]:
             return None
+        if legal.economy and (sum(view.active) != 2 or legal.pushes or view.options.goal == "shedding"):
+            return None  # a table's chips (or chips with pushes): one hand at a time
         r = Round(view, self.noise())
         first = Estimate(r, None, self.belief(r))
         match = counted(counts, r.wild)
         known = r.known_with(match)
+        if legal.economy:
+            # Imported here: the chips build on this module (bots/strong_tavern.py).
+            from .strong_tavern import chip_model
+            from .strong_tavern_hands import chip_chances
+
+            ordered, keep = self._candidate_table(legal.bids, first, known)
+            weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
+            short = match < counts.sum(axis=1, keepdims=True) * r.ways / r.faces  # `_short_faces`
+            model = self.chip_model or chip_model()
+            bids = [ordered[i] for i in weighed]
+            return chip_chances(self, model, view, first, known, short, bids, keep[:, weighed], action)
         hands = len(known)
         standing = view.standing_bid
         # The moves in `_turn`'s order, whose ranks never rise: the calls, then the bids.
@@ -302,7 +312,7 @@ class StrongBot(Bot):
             if legal.voting:
                 chances: Policy = [(self._vote(view, estimate), 1.0)]
             elif legal.economy:
-                chances = self._pick(self.scored_moves(view, estimate))
+                chances = picked(self.scored_moves(view, estimate))
             else:
                 chances = mixed(self.scored_moves(view, estimate))
             if not together:
@@ -358,18 +368,6 @@ class StrongBot(Bot):
         return self._turn(view, estimate)
 
     # ----- choosing -----
-
-    def _pick(self, moves: list[Scored]) -> Policy:
-        """Tavern's chips: the best move, or now and then the best bluff nearly as good."""
-        best = max(moves, key=lambda m: (m.value, m.rank))
-        if isinstance(best.action, (BidAction, Claim)):
-            # Bluff more where a bid is less likely to be called: the chance that the best bid
-            # stands is the game's own measure of that (players, dice, faces).
-            bluffs = [m for m in moves if m.bluff and m.value >= best.value - BLUFF_MARGIN]
-            rate = BLUFF_RATE * best.unchallenged
-            if bluffs and rate > 0:
-                return [(best.action, 1 - rate), (max(bluffs, key=lambda m: m.value).action, rate)]
-        return [(best.action, 1.0)]
 
     def candidates(self, view: PlayerView, estimate: Estimate) -> list[Bid]:
         """The bids worth scoring: on each face the lowest legal bid and the next few while

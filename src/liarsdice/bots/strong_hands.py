@@ -139,6 +139,19 @@ class Hands:
         out: Floats = values[:, picked]
         return out
 
+    def stands(self, bids: Sequence[Bid]) -> Floats | None:
+        """[len(bids)]: the chance that the next player lets each of these bids (without a push)
+        stand, the same whatever our hand, or None if they are not all here."""
+        key: tuple[tuple[int, ...], bool, tuple[Bid | None, ...]] = ((), False, tuple(bids))
+        if key not in self._rows:
+            self._rows[key] = self._find(*key)
+        found = self._rows[key]
+        if found is None:
+            return None
+        which, picked = found
+        out: Floats = which.ahead.stands[picked]
+        return out
+
     def _looked_up(
         self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None, win: float, lose: float
     ) -> tuple[_Set, Ints, Floats] | None:

@@ -18,7 +18,7 @@ its move, from its own seeded generator, from a distribution over its scored mov
 
 A pass, push or exact (Soar, Perudo) is made only where it is the best move, as before: those
 are not in the rounds LBR measures, and mixing them in cost games. Tavern's chips keep their
-own bluffing (`StrongBot._pick`).
+own bluffing (`picked`).
 
 The chances of the faces bid in disguise depend on the hand only through what they cost, so a
 bid on a face says less of how many of that face the cup holds. The constants were chosen by
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..rules import Action, BidAction, Challenge
+from ..rules import Action, BidAction, Challenge, Claim
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,10 @@ TEMPERATURE = 0.04
 # never bid that way.
 DISGUISE = 0.5
 DISGUISE_MARGIN = 0.3
+
+# Bluffing in Tavern's chips: at most this often, and only with a bid this close to the best in value.
+BLUFF_RATE = 0.12
+BLUFF_MARGIN = 0.12
 
 Policy = list[tuple[Action, float]]
 
@@ -146,6 +150,19 @@ def mixed_chances(values: np.ndarray, plain: np.ndarray, faces: np.ndarray) -> n
     chance += back[:, None] * p
     out[rows] = chance
     return out
+
+
+def picked(moves: Sequence[Scored]) -> Policy:
+    """Tavern's chips: the best move, or now and then the best bluff nearly as good."""
+    best = max(moves, key=lambda m: (m.value, m.rank))
+    if isinstance(best.action, (BidAction, Claim)):
+        # Bluff more where a bid is less likely to be called: the chance that the best bid
+        # stands is the game's own measure of that (players, dice, faces).
+        bluffs = [m for m in moves if m.bluff and m.value >= best.value - BLUFF_MARGIN]
+        rate = BLUFF_RATE * best.unchallenged
+        if bluffs and rate > 0:
+            return [(best.action, 1 - rate), (max(bluffs, key=lambda m: m.value).action, rate)]
+    return [(best.action, 1.0)]
 
 
 def plain(move: Scored) -> bool:

@@ -37,13 +37,16 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from ..rules import Accuse, Action, AllIn, Bid, BidAction, Claim, Fold, PlayerView
 from .strong_belief import standing_chance
-from .strong_counts import matches
+from .strong_counts import Floats, matches
 from .strong_estimate import Estimate
 from .strong_mixing import Scored
+
+# A chance, or one for each hand of ours (`bots/strong_tavern_hands.py`)
+Chance = TypeVar("Chance", float, Floats)
 
 
 class StrongBot(Protocol):
@@ -215,7 +218,7 @@ class HeadsUp:
             opens=not we_win,  # the loser opens the next round
         )
 
-    def check(self, holds: float, ours: int, theirs: int) -> float:
+    def check(self, holds: Chance, ours: int, theirs: int) -> Chance:
         """A check now of a claim true with chance `holds` that we accuse, having paid `ours`."""
         pot = self.pot + ours + theirs
         return (1 - holds) * self.after(True, ours, theirs, pot) + holds * self.after(False, ours, theirs, pot)

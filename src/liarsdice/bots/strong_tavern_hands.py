@@ -1,0 +1,206 @@
+"""Tavern's chips heads-up for every hand of ours at once: the chance that the strong bot's policy
+(`strong_tavern.HeadsUp`'s moves, `strong_mixing.picked`) makes one move, from each hand a seat
+may hold at one public position, as a reader of the bot asks (`StrongBot.hand_chances`). The
+numbers are each hand's own policy's, to rounding (tests/test_strong_batch.py).
+
+The moves come as `HeadsUp.moves` lists them, one column each: the fold, the accusation and the
+all-in, every candidate claim at the current bet, then at each raise the hand's best three claims
+(by their worth at the current bet, best first: a column is the hand's first, second or third).
+A hand's best move is the first column of the highest value and rank, as `max` finds it in the
+hand's own list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..rules import Accuse, Action, AllIn, Bid, Claim, Fold, PlayerView
+from .strong_belief import lookup, standing_chance
+from .strong_counts import BoolArray, Floats, Ints, matches
+from .strong_estimate import Estimate
+from .strong_hands import Hands
+from .strong_mixing import BLUFF_MARGIN, BLUFF_RATE
+from .strong_tavern import RAISED_CLAIMS, ChipModel, HeadsUp, StrongBot, owed_by, raise_cost
+
+
+def chip_chances(
+    bot: StrongBot,
+    model: ChipModel,
+    view: PlayerView,
+    first: Estimate,
+    known: Ints,
+    short: BoolArray,
+    bids: Sequence[Bid],
+    keep: BoolArray,
+    action: Action,
+) -> Floats | None:
+    """[H]: the chance of `action` from each hand. `known`: [H, F], each hand's `Round.known`;
+    `short`: [H, F], the faces each hand holds fewer of than an unseen cup would (its bluffs);
+    `bids`, `keep`: the candidate bids and [H, bids] which each hand weighs. None where the bids
+    are too many to look ahead from together."""
+    legal = view.legal
+    assert legal is not None and view.chips is not None
+    r = first.r
+    hands = len(known)
+    rows = np.arange(hands)
+    game = HeadsUp(bot, view, first, model)
+    together = Hands(first, known, bids, {}, False) if bids else None
+    face = np.array([b.face - 1 for b in bids], dtype=np.intp)
+    values: list[Floats] = []  # [H] per column
+    ranks: list[int] = []
+    bluffs: list[BoolArray] = []
+    unchallenged: list[Floats] = []
+    actions: list[Action | _Raised] = []  # a column's move, or the bid each hand raises with there
+
+    def column(
+        value: Floats | float,
+        rank: int,
+        action: Action | _Raised,
+        bluff: BoolArray | None = None,
+        stands: Floats | float = 0.0,
+    ) -> None:
+        values.append(np.broadcast_to(np.asarray(value, dtype=float) / game.die, (hands,)))
+        ranks.append(rank)
+        bluffs.append(bluff if bluff is not None else np.zeros(hands, dtype=bool))
+        unchallenged.append(np.broadcast_to(np.asarray(stands, dtype=float), (hands,)))
+        actions.append(action)
+
+    owed = legal.owed or 0
+    column(game.after(False, 0, 0, game.pot), -1, Fold())
+    standing, bidder = view.standing_bid, view.standing_bidder
+    if standing is not None and bidder is not None:
+        holds = first.chances_true(standing, known)
+        if legal.can_accuse:
+            column(game.check(holds, owed, 0), 3, Accuse())
+        if legal.can_all_in:
+            column(game.check(holds, view.chips[r.me], 0), 3, AllIn())
+    if legal.can_meet and legal.bids and bids:
+        assert together is not None
+        level = view.current_bet or 0
+        now = _claims(game, together, first, known, bids, owed, level)
+        if now is None:
+            return None
+        worth, stands, forced = now
+        first_claim = len(values)
+        for b, bid in enumerate(bids):
+            # a forced answer's claims are scored as no bluff (`HeadsUp.forced`)
+            bluff = None if forced else short[:, face[b]] & keep[:, b]
+            column(np.where(keep[:, b], worth[:, b], -np.inf), 0, Claim(bid), bluff, stands[b])
+        if legal.raise_min is not None and legal.raise_max is not None:
+            # each hand's best claims at the current bet, best first (a stable sort, as `sorted`)
+            at_now = np.column_stack(values[first_claim:])
+            order = np.argsort(-at_now, axis=1, kind="stable")[:, :RAISED_CLAIMS]
+            has = np.take_along_axis(keep, order, axis=1)
+            for raised in game.levels(legal.raise_min, legal.raise_max):
+                found = _claims(game, together, first, known, bids, raise_cost(view, r.me, raised), raised)
+                if found is None:
+                    return None
+                worth, stands, _ = found
+                for k in range(order.shape[1]):
+                    pick = order[:, k]
+                    column(
+                        np.where(has[:, k], worth[rows, pick], -np.inf), 0, _Raised(pick, raised), None, stands[pick]
+                    )
+    return _chance_of(action, bids, actions, np.column_stack(values), np.array(ranks), bluffs, unchallenged)
+
+
+@dataclass(frozen=True, eq=False)
+class _Raised:
+    """A column of raised claims: the bid each hand claims there ([H], an index into the bids),
+    raising the bet to `level`."""
+
+    bid: Ints
+    level: int
+
+
+def _claims(
+    game: HeadsUp, together: Hands, first: Estimate, known: Ints, bids: Sequence[Bid], cost: int, level: int
+) -> tuple[Floats, Floats, bool] | None:
+    """[H, bids] the worth of claiming each bid at bet `level` (paying `cost`), before it is
+    divided by a die, [bids] the chance that it stands, and whether the next player cannot meet
+    the bet (it must then go all-in or fold): `HeadsUp.claims` for every hand."""
+    view = game.view
+    assert view.chips is not None
+    theirs = owed_by(view, game.them, level)
+    if view.chips[game.them] < theirs:
+        worth = np.zeros((len(known), len(bids)))
+        stands = np.zeros(len(bids))
+        all_in = view.chips[game.them]
+        pot = game.pot + cost + all_in
+        won, lost = game.after(True, cost, all_in, pot), game.after(False, cost, all_in, pot)
+        folded = game.after(True, cost, 0, game.pot + cost)
+        for b, bid in enumerate(bids):
+            accuses, true_if_accused = _forced_answer(first, bid, game.them, known)
+            worth[:, b] = accuses * (true_if_accused * won + (1 - true_if_accused) * lost) + (1 - accuses) * folded
+            stands[b] = 1 - accuses
+        return worth, stands, True
+    pot = game.pot + cost + theirs
+    win, lose = game.after(True, cost, theirs, pot), game.after(False, cost, theirs, pot)
+    mid = (win + lose) / 2
+    table = together.values(bids, win - mid, mid - lose)
+    stood = together.stands(bids)
+    if table is None or stood is None:
+        return None
+    return mid + table, stood, False
+
+
+def _forced_answer(first: Estimate, bid: Bid, nxt: int, known: Ints) -> tuple[float, Floats]:
+    """`strong_tavern.forced_answer` for every hand: the chance that the next player accuses, and
+    [H] the chance that our claim is true if it does."""
+    r = first.r
+    match = matches(r.cup_size[nxt], r.faces, r.wild).match
+    unknown = r.total - r.cup_size[nxt] - r.pushed_total
+    p = standing_chance(r, match, unknown, r.pushed_match, bid)
+    w = first.weights[nxt]
+    accusing = w * (p < 0.5)
+    accuses = float(accusing.sum())
+    if accuses <= 0:
+        return 0.0, first.chances_true(bid, known)  # (weighs nothing: nobody accuses)
+    f = bid.face - 1
+    ours = known[:, f]
+    out = np.zeros(len(known))
+    for count in np.unique(ours).tolist():
+        true = lookup(first.tails_without(nxt), np.array(f), bid.quantity - count - match[:, f])
+        out[ours == count] = float((accusing * true).sum()) / accuses
+    return accuses, out
+
+
+def _chance_of(
+    action: Action,
+    bids: Sequence[Bid],
+    actions: Sequence[Action | _Raised],
+    values: Floats,
+    ranks: Ints,
+    bluffs: Sequence[BoolArray],
+    unchallenged: Sequence[Floats],
+) -> Floats:
+    """`strong_mixing.picked` for every hand: the chance of `action`."""
+    hands = len(values)
+    rows = np.arange(hands)
+    top = values.max(axis=1)
+    tied = values == top[:, None]
+    best_rank = np.where(tied, ranks[None, :], np.iinfo(np.int64).min).max(axis=1)
+    best = np.argmax(tied & (ranks[None, :] == best_rank[:, None]), axis=1)
+    bluff = np.column_stack(bluffs) & (values >= (top - BLUFF_MARGIN)[:, None])
+    has_bluff = bluff.any(axis=1)
+    bluff_col = np.argmax(np.where(bluff, values, -np.inf), axis=1)
+    rate = BLUFF_RATE * np.column_stack(unchallenged)[rows, best]
+    claims = np.array([isinstance(made, (_Raised, Claim)) for made in actions])
+    rate = np.where(claims[best] & has_bluff & (rate > 0), rate, 0.0)
+    out = np.zeros(hands)
+    for c, made in enumerate(actions):
+        if isinstance(made, _Raised):
+            if not (
+                isinstance(action, Claim) and action.raise_to == made.level and action.bid in bids and not action.push
+            ):
+                continue
+            this = made.bid == bids.index(action.bid)
+        elif made != action:
+            continue
+        else:
+            this = np.ones(hands, dtype=bool)
+        out += np.where(this & (best == c), 1 - rate, 0.0) + np.where(this & (bluff_col == c), rate, 0.0)
+    return out
