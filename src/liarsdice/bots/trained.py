@@ -69,7 +69,7 @@ class TrainedDuels:
         another trained here if that one is not): from memory, the data directory or the package's
         shipped strategies, or trained now if small (unless not `train_small`); else None."""
         try:
-            from ..duel import default_k, game_for, train
+            from ..duel import default_k, game_for, least_work, train
             from ..duel.shipped import shipped_strategy
         except ImportError:  # the solver's extra (numba) is not installed
             return None
@@ -101,7 +101,8 @@ class TrainedDuels:
                 return None
             if strategy is None:
                 try:
-                    game = game_for(options, dice, memory)
+                    small = least_work(options, dice) <= TRAIN_ON_THE_FLY_WORK
+                    game = game_for(options, dice, memory) if small else None
                 except ValueError:
                     game = None
                 if game is not None:

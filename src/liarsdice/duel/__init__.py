@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Options
 from .footprint import TooBig, measure, refuse_if_too_big, too_big_message
-from .graph import AbstractGame, Stopped, game_for
+from .graph import AbstractGame, Stopped, game_for, least_work
 from .strategy import DuelStrategy
 
 if TYPE_CHECKING:
@@ -178,5 +178,6 @@ __all__ = [
     "TooBig",
     "Trainer",
     "game_for",
+    "least_work",
     "train",
 ]

@@ -23,6 +23,7 @@ round's dice, as the liar call's.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -189,6 +190,16 @@ def exact_cap(options: Options) -> int | None:
         return None
     caps = {options.dice_cap(seat) for seat in range(options.num_players)}
     return caps.pop() if len(caps) == 1 else None
+
+
+def least_work(options: Options, dice: tuple[int, int]) -> int:
+    """A lower bound of hands x hands x edges of the graph of this duel at any memory, without
+    building it: the first bid's nodes alone have every higher rung as an edge. It rules out
+    training a big duel on first use without the seconds its graph takes to build."""
+    spec = GameSpec.from_options(options, dice)
+    edges = sum(len(spec.bids) - 1 - rung for rung in spec.openings)
+    hands = math.comb(dice[0] + spec.faces - 1, dice[0]) * math.comb(dice[1] + spec.faces - 1, dice[1])
+    return hands * edges
 
 
 def game_for(options: Options, dice: tuple[int, int], k: int, stop: Callable[[], bool] | None = None) -> AbstractGame:

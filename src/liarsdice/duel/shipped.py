@@ -16,6 +16,7 @@ import logging
 import os
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -144,12 +145,25 @@ class Artifact:
 
 def read_manifest(directory: Path) -> list[Artifact]:
     """The artifacts listed in `directory`'s manifest ([] if it has none); ManifestError if it
-    is unreadable or not of the manifest's form."""
+    is unreadable or not of the manifest's form. Kept while the file is unchanged: the duel bot
+    asks at the first decision of every duel size."""
     path = directory / MANIFEST
+    try:
+        stat = path.stat()
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise ManifestError(f"{path} does not read: {e}") from e
+    return list(_read_manifest(path, stat.st_mtime_ns, stat.st_size))
+
+
+@lru_cache(maxsize=16)
+def _read_manifest(path: Path, mtime_ns: int, size: int) -> tuple[Artifact, ...]:
+    """`read_manifest` of the manifest at `path` as it was at this time and size."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return []
+        return ()
     except (OSError, UnicodeDecodeError) as e:
         raise ManifestError(f"{path} does not read: {e}") from e
     try:
@@ -168,7 +182,7 @@ def read_manifest(directory: Path) -> list[Artifact]:
         if key in seen:
             raise ManifestError(f"{path} lists {seen[key]} and {a.file} for the same rules and dice")
         seen[key] = a.file
-    return artifacts
+    return tuple(artifacts)
 
 
 def write_manifest(directory: Path, artifacts: list[Artifact]) -> Path:
