@@ -8,9 +8,9 @@ scored together (`StrongBot.scored_policies`, bots/strong_hands.py) against one 
 
 With --chance it times what the reader asks instead (bots/reader.py): the chance of one move
 from every hand, picked out of the hands' policies scored together (old) against
-`StrongBot.move_chances` (new), which mixes every hand's moves at once where a turn is bids,
-calls and exact; "same" then means every chance within 1e-12. The move is the one the first
-hand's policy makes likeliest.
+`StrongBot.hand_chances` (new), which mixes every hand's moves at once from the hands' counts,
+without a view a hand (where it cannot, `move_chances` over the views); "same" then means every
+chance within 1e-12. The move is the one the first hand's policy makes likeliest.
 
 Each position comes from a seeded game the strong bot plays against itself: the first turn of
 the first round after two moves (a push, in Soar, where the game has one soon enough). Its views
@@ -32,8 +32,10 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from liarsdice.bots.strong import StrongBot
-from liarsdice.bots.strong_counts import hand_space
+from liarsdice.bots.strong_counts import Ints, hand_space
 from liarsdice.rules import Action, Game, GameState, PlayerView, format_action, preset_options
 
 # name: preset, players, dice a player
@@ -117,8 +119,14 @@ def main() -> None:
             def picked(views: Sequence[PlayerView], move: Action = move) -> list[float]:
                 return [sum(p for a, p in policy if a == move) for policy in StrongBot(0).scored_policies(views)]
 
-            def mixed(views: Sequence[PlayerView], move: Action = move) -> list[float]:
-                return [float(p) for p in StrongBot(0).move_chances(views, move)]
+            faces = range(1, views[0].options.faces + 1)
+            counts = np.array([[view.hand.count(face) for face in faces] for view in views])
+
+            def mixed(views: Sequence[PlayerView], move: Action = move, counts: Ints = counts) -> list[float]:
+                chances = StrongBot(0).hand_chances(views[0], counts, move)  # what the reader asks
+                if chances is None:  # not a turn of every hand at once: one view a hand
+                    chances = StrongBot(0).move_chances(views, move)
+                return [float(p) for p in chances]
 
             old_way, new_way = picked, mixed
             same = max(abs(a - b) for a, b in zip(picked(views), mixed(views), strict=True)) <= 1e-12

@@ -25,7 +25,8 @@ round alone, so a seeded game plays the same in every process; the answers are a
 the whole process (the first moves of a round recur from game to game), which only saves time.
 Rounds with a push (Soar), where the pushing cup is rolled again, and one-die rounds (Perudo's
 palifico), whose positions the public facts alone do not set up again, are read as Expert reads
-them.
+them. In Soar the model is asked as if it could not push (READ_PUSHES): scoring each hand's pushes
+took three quarters of a read, and a push only says which hands would not have made the move.
 """
 
 from __future__ import annotations

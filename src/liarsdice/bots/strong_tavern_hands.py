@@ -47,7 +47,8 @@ def chip_chances(
     hands = len(known)
     rows = np.arange(hands)
     game = HeadsUp(bot, view, first, model)
-    together = Hands(first, known, bids, {}, False) if bids else None
+    claiming = legal.can_meet and bool(legal.bids) and bool(bids)
+    together = Hands(first, known, bids, {}, False) if claiming else None
     face = np.array([b.face - 1 for b in bids], dtype=np.intp)
     values: list[Floats] = []  # [H] per column
     ranks: list[int] = []
@@ -77,7 +78,7 @@ def chip_chances(
             column(game.check(holds, owed, 0), 3, Accuse())
         if legal.can_all_in:
             column(game.check(holds, view.chips[r.me], 0), 3, AllIn())
-    if legal.can_meet and legal.bids and bids:
+    if claiming:
         assert together is not None
         level = view.current_bet or 0
         now = _claims(game, together, first, known, bids, owed, level)
