@@ -96,14 +96,15 @@ class Layout:
         return out
 
     def split(
-        self, rows: npt.NDArray[np.float64], num_node_slots: int
+        self, rows: npt.NDArray[np.float32], num_node_slots: int
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """(liar, bid, exact) of `rows`; exact has no columns where the rules have no exact call."""
         liar = np.zeros((self.hands, num_node_slots), dtype=np.float32)
         liar[:, self.liar_slots] = rows[:, self.liar_columns]
         exact = np.zeros((self.hands, num_node_slots if len(self.exact_columns) else 0), dtype=np.float32)
         exact[:, self.liar_slots[: len(self.exact_columns)]] = rows[:, self.exact_columns]
-        return liar, np.ascontiguousarray(rows[:, self.edge_columns], dtype=np.float32), exact
+        # `take` gathers the many columns of a big strategy several times faster than indexing
+        return liar, np.take(rows, self.edge_columns, axis=1).astype(np.float32, copy=False), exact
 
 
 def thresholded(layout: Layout, rows: npt.NDArray[np.float64], threshold: float = 0.0) -> npt.NDArray[np.float64]:
@@ -250,13 +251,17 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
         if int(kept.sum()) * unit_type(bits).itemsize != value_bytes:
             raise ValueError(f"{where} is damaged: player {p} has {value_bytes} bytes of probabilities, not the map's")
-        units = np.zeros((layout.hands, layout.columns))
+        # float32, the strategy's own type: a 5 vs 5 strategy has some 17 million cells
+        units = np.zeros((layout.hands, layout.columns), dtype=np.float32)
         kind = unit_type(bits)
         units[kept] = np.frombuffer(payload, dtype=kind, count=value_bytes // kind.itemsize, offset=at)
         at += value_bytes
         # the top bid, where the call is the only move: stored nowhere, certain where reached
         units[:, layout.liar_columns[layout.forced[layout.own > 0]]] = q * reached[:, layout.forced]
-        l_p, b_p, e_p = layout.split(units / q, game.num_node_slots[p])
+        l_p, b_p, e_p = layout.split(units, game.num_node_slots[p])
+        for part in (l_p, b_p, e_p):
+            # (a float32 division of whole units is rounded as the float64 one was)
+            np.divide(part, np.float32(q), out=part)
         liar.append(l_p)
         bid.append(b_p)
         exact.append(e_p)
