@@ -26,6 +26,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -34,9 +35,6 @@ from ..rules import Bid, Options
 from ..solver.tree import GameSpec, hand_chance, hands_of
 
 Hand = tuple[int, ...]
-
-# Nodes visited between two questions to `stop` while a graph is built (a few milliseconds).
-CHECK_EVERY = 4096
 
 
 class Stopped(Exception):
@@ -59,7 +57,7 @@ class AbstractGame:
     """The graph of (player to act, last k bids) for the bidding and counting game of `spec`."""
 
     def __init__(self, spec: GameSpec, k: int, stop: Callable[[], bool] | None = None) -> None:
-        """`stop()`, asked every CHECK_EVERY nodes, ends a long build early (Stopped)."""
+        """`stop()`, asked at every wave of new nodes, ends a long build early (Stopped)."""
         if k < 1:
             raise ValueError(f"the players must remember at least the standing bid (k >= 1), not k={k}")
         self.spec = spec
@@ -70,53 +68,83 @@ class AbstractGame:
         self.bid_face = np.array([b.face for b in spec.bids], dtype=np.int64)
         self.exact_hit = exact_hit(spec)
 
-        # Every node reachable from the root, found by walking the rungs upwards.
-        root: tuple[int, tuple[int, ...]] = (0, ())
-        found = {root}
-        frontier = [root]
-        while frontier:
-            nxt = []
-            for i, (parity, last) in enumerate(frontier):
-                if stop is not None and i % CHECK_EVERY == 0 and stop():
-                    raise Stopped(f"stopped while building the graph, {len(found):,} nodes in")
-                for rung in self._raises(last):
-                    child = (1 - parity, (*last, rung)[-k:])
-                    if child not in found:
-                        found.add(child)
-                        nxt.append(child)
-            frontier = nxt
-        nodes = sorted(found, key=lambda n: (n[1][-1] if n[1] else -1, n[0], n[1]))
-        self.nodes = nodes
-        self.id = {n: i for i, n in enumerate(nodes)}
-        N = len(nodes)
-        self.parity = np.array([n[0] for n in nodes], dtype=np.int64)
-        self.last = np.array([n[1][-1] if n[1] else -1 for n in nodes], dtype=np.int64)
-        counts = np.array([len(self._raises(n[1])) for n in nodes], dtype=np.int64)
+        # A node is (parity, the last k rungs) as one number, its key: parity above B bits, a bit
+        # for each rung remembered. Bids only rise, so the set of rungs is the sequence, and the
+        # first remembered is the lowest. Past 62 bits the keys are Python's integers.
+        B = self.num_bids
+        self._dtype = np.dtype(np.int64) if B <= 61 else np.dtype(object)
+        self._openings = np.array(spec.openings, dtype=np.int64)
+
+        # Every node reachable from the root, found by walking the rungs upwards, a wave at a time.
+        found = np.zeros(1, dtype=self._dtype)  # the root: player 0 to act, no bid
+        frontier = found
+        while len(frontier):
+            if stop is not None and stop():
+                raise Stopped(f"stopped while building the graph, {len(found):,} nodes in")
+            children, _, _ = self._children(frontier)
+            children = np.unique(children)
+            frontier = children[~np.isin(children, found, assume_unique=True)]
+            found = np.union1d(found, frontier)
+        parity, rungs = self._decode(found)
+        last = np.max(rungs, axis=1, initial=-1)
+        # Nodes in order of their last rung (the root, with none, first), then parity and rungs.
+        order = np.lexsort((*rungs.T[::-1], parity, last))
+        self._keys = found  # sorted
+        self._index = np.empty(len(found), dtype=np.int64)
+        self._index[order] = np.arange(len(found))
+        keys = found[order]
+        N = len(keys)
+        self.parity = parity[order]
+        self.last = last[order]
+        children, to, source = self._children(keys)
+        counts = np.bincount(source, minlength=N).astype(np.int64)
         self.edge_start = np.cumsum(counts) - counts
         self.edge_count = counts
-        E = int(counts.sum())
-        self.edge_child = np.empty(E, dtype=np.int64)
-        self.edge_rung = np.empty(E, dtype=np.int64)
-        for i, (parity, last) in enumerate(nodes):
-            if stop is not None and i % CHECK_EVERY == 0 and stop():
-                raise Stopped(f"stopped while building the graph's edges, {i:,} of {N:,} nodes done")
-            for j, rung in enumerate(self._raises(last)):
-                e = int(self.edge_start[i]) + j
-                self.edge_child[e] = self.id[(1 - parity, (*last, rung)[-k:])]
-                self.edge_rung[e] = rung
+        self.edge_child = self._index[np.searchsorted(found, children)]
+        self.edge_rung = to
         # Slots: player p's nodes (the liar call there) and edges (its raises), in node order.
         self.node_slot = np.zeros(N, dtype=np.int64)
         self.edge_slot = np.zeros(N, dtype=np.int64)  # the slot of the node's first edge
         self.num_node_slots = [0, 0]
         self.num_edge_slots = [0, 0]
-        for i in range(N):
-            p = int(self.parity[i])
-            self.node_slot[i] = self.num_node_slots[p]
-            self.num_node_slots[p] += 1
-            self.edge_slot[i] = self.num_edge_slots[p]
-            self.num_edge_slots[p] += int(counts[i])
+        for p in (0, 1):
+            own = self.parity == p
+            self.node_slot[own] = np.arange(int(own.sum()))
+            self.edge_slot[own] = np.cumsum(counts[own]) - counts[own]
+            self.num_node_slots[p] = int(own.sum())
+            self.num_edge_slots[p] = int(counts[own].sum())
         self.num_nodes = N
-        self.num_edges = E
+        self.num_edges = int(counts.sum())
+
+    def _decode(self, keys: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each key's parity, and [keys, k] the rungs it remembers, rising, then -1 where fewer."""
+        B = self.num_bids
+        parity = (keys >> B).astype(np.int64)
+        bits = ((keys[:, None] >> np.arange(B).astype(self._dtype)) & 1).astype(bool)
+        at = np.argsort(~bits, axis=1, kind="stable")[:, : self.k]  # the set bits first, rising
+        held = np.take_along_axis(bits, at, axis=1)
+        return parity, np.where(held, at, -1).astype(np.int64)
+
+    def _children(
+        self, keys: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Every raise of the nodes of `keys`, node by node and rung by rung: the child's key, the
+        rung, and the number of its node among `keys`."""
+        B, openings = self.num_bids, self._openings
+        parity, rungs = self._decode(keys)
+        length = (rungs >= 0).sum(axis=1)
+        last = np.max(rungs, axis=1, initial=-1)
+        count = np.where(length == 0, len(openings), np.maximum(B - 1 - last, 0))
+        source = np.repeat(np.arange(len(keys)), count)
+        offset = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count)
+        at_root = length[source] == 0
+        rung = np.where(at_root, openings[np.minimum(offset, max(len(openings) - 1, 0))], last[source] + 1 + offset)
+        one = np.ones(1, dtype=self._dtype)
+        mask = keys[source] & ((one << B) - 1)
+        # The rung joins those remembered; with k of them, the first (the lowest) is forgotten.
+        mask = np.where(length[source] < self.k, mask, mask & (mask - 1)) | (one << rung.astype(self._dtype))
+        child = ((1 - parity[source]).astype(self._dtype) << B) | mask
+        return child, rung, source
 
     def _player(self, dice: int) -> Player:
         spec = self.spec
@@ -124,11 +152,6 @@ class AbstractGame:
         chance = np.array([hand_chance(h, spec.faces) for h in hands])
         counts = np.array([[spec.count(h, f) for h in hands] for f in range(1, spec.faces + 1)], dtype=np.int64)
         return Player(hands, chance, counts, {h: i for i, h in enumerate(hands)})
-
-    def _raises(self, last: tuple[int, ...]) -> range | tuple[int, ...]:
-        if not last:
-            return self.spec.openings
-        return range(last[-1] + 1, self.num_bids)
 
     @property
     def has_exact(self) -> bool:
@@ -154,8 +177,12 @@ class AbstractGame:
         for lower, upper in itertools.pairwise(rungs):
             if upper <= lower:
                 raise ValueError(f"{ladder.bids[upper]} does not raise {ladder.bids[lower]}")
-        node = (len(rungs) % 2, tuple(rungs[-self.k :]) if rungs else ())
-        return self.id[node]
+        kept = rungs[-self.k :]
+        key = (len(rungs) % 2) << self.num_bids | sum(1 << r for r in kept)
+        at = int(np.searchsorted(self._keys, key))
+        if at == len(self._keys) or self._keys[at] != key:
+            raise KeyError(f"no node after {len(rungs)} bids ending {kept} in this graph")
+        return int(self._index[at])
 
     def edge_offset(self, node: int, rung: int) -> int:
         """The position of the raise to `rung` among the edges of `node`."""
