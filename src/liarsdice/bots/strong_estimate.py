@@ -77,6 +77,10 @@ class Facing(NamedTuple):
     safe: Floats  # group, never zero
     raised: Ints  # [C, F, F]: our lowest raise on each face above each of its raises
     raise_chance: Floats  # [C, F, F]: the chance that raise is true
+    # [C, F]: the weight of its hands that raise on each face falsely, and truly: what
+    # `challenge_value` weighs at any stakes (it is linear in them)
+    beaten: Floats
+    upheld: Floats
 
     def rows(self, picked: Ints) -> Facing:
         """The same for the bids `picked` (indices) alone: each bid's row owes nothing to the others."""
@@ -92,6 +96,8 @@ class Facing(NamedTuple):
             self.safe[picked],
             self.raised[picked],
             self.raise_chance[picked],
+            self.beaten[picked],
+            self.upheld[picked],
         )
 
 
@@ -131,18 +137,22 @@ class Answers(NamedTuple):
 class LookAhead(NamedTuple):
     """The next player's answers to a set of bids, whatever the stakes (`Estimate.score_bids`)."""
 
-    w: Floats  # its hands' weights
-    challenged: Floats  # [C, M]: the chance it challenges each bid from each hand
-    true: Floats | None  # [C, M]: the bid is true (None: a pass is scored)
+    # [C]: the weight of its hands that challenge each bid when it is true, and when false (a
+    # pass: both the weight that challenges it): what `called_value` weighs at any stakes
+    upheld: Floats
+    beaten: Floats
+    passing: bool  # a pass is scored, not bids
+    hands: int  # how many hands of the next player's it looked ahead from
     stands: Floats  # [C]: the chance each bid stands
     facing: Facing | None  # its raises, where it may raise and the round comes back to us
     whole: bool  # looked ahead from every hand of the next player's (none left out for time)
 
     def rows(self, picked: Ints) -> LookAhead:
         """The same for the bids `picked` (indices) alone."""
-        true = None if self.true is None else self.true[picked]
         facing = None if self.facing is None else self.facing.rows(picked)
-        return LookAhead(self.w, self.challenged[picked], true, self.stands[picked], facing, self.whole)
+        return LookAhead(
+            self.upheld[picked], self.beaten[picked], self.passing, self.hands, self.stands[picked], facing, self.whole
+        )
 
 
 def _tiled(rows: Rows, copies: int) -> Rows:
@@ -327,7 +337,7 @@ class Estimate:
         for (others, other_push, other_pass), ahead in self._looked_ahead.items():
             if ahead is None or not ahead.whole or (other_push, other_pass) != (push, pass_valid):
                 continue
-            if len(ahead.w) > max(LOOK_AHEAD_WORK // (len(bids) * faces), 1):
+            if ahead.hands > max(LOOK_AHEAD_WORK // (len(bids) * faces), 1):
                 continue
             where = {b: i for i, b in enumerate(others)}
             if all(b in where for b in bids):
@@ -474,7 +484,13 @@ class Estimate:
             rows = np.arange(len(fs))
             true = a.rest.lookup(fs[:, None], qs[:, None] - a.known[rows, fs][:, None] - a.match[:, fs].T)
         facing = None if a.raises is None else self._facing_given(a.raises, a.known, a.rest)
-        return LookAhead(a.w, a.challenged, true, a.stands, facing, a.whole)
+        calling = a.w[None, :] * a.challenged
+        if true is None:
+            weight = calling.sum(axis=1)
+            return LookAhead(weight, weight, True, len(a.w), a.stands, facing, a.whole)
+        upheld = (calling * true).sum(axis=1)
+        beaten = (calling * (1 - true)).sum(axis=1)
+        return LookAhead(upheld, beaten, False, len(a.w), a.stands, facing, a.whole)
 
     def _our_pass_chance(self, push: tuple[int, ...]) -> float:
         """The chance that our pass holds, as the others see it (only pushed dice shown)."""
@@ -532,7 +548,20 @@ class Estimate:
         chance = rest.lookup(np.arange(faces)[None, None, :, None], need)
         chance = np.where(raised[:, :, :, None] > 0, chance, 0.0)
         raise_chance = (raises.by_count * chance).sum(axis=3) / raises.safe[:, :, None]
-        return Facing(true, raises.mass, raises.cell, raises.group, raises.safe, raised, raise_chance)
+        cells = count * faces
+        beaten = np.bincount(raises.cell, weights=(raises.mass * (1 - true)).ravel(), minlength=cells)
+        upheld = np.bincount(raises.cell, weights=(raises.mass * true).ravel(), minlength=cells)
+        return Facing(
+            true,
+            raises.mass,
+            raises.cell,
+            raises.group,
+            raises.safe,
+            raised,
+            raise_chance,
+            cast("Floats", beaten.reshape(count, faces)),
+            cast("Floats", upheld.reshape(count, faces)),
+        )
 
     def _facing(self, f: Facing, win: float, lose: float) -> Floats:
         """[C]: the value (weighted by its chance) of facing the next player's raise at these
@@ -544,20 +573,16 @@ class Estimate:
 def called_value(ahead: LookAhead, win: float, lose: float, pass_valid: bool | None) -> Floats:
     """[C]: what each bid of `ahead` wins or loses when the next player challenges it, weighted
     by the chance it does."""
-    if ahead.true is not None:
-        pay = win * ahead.true - lose * (1 - ahead.true)
-    else:
-        pay = np.full(ahead.challenged.shape, win if pass_valid else -lose)
-    value: Floats = (ahead.w[None, :] * ahead.challenged * pay).sum(axis=1)
+    if ahead.passing:
+        return (win if pass_valid else -lose) * ahead.upheld
+    value: Floats = win * ahead.upheld - lose * ahead.beaten
     return value
 
 
 def challenge_value(f: Facing, win: float, lose: float) -> Floats:
     """[C, F]: the value of challenging the next player's raise on each face, over the hands
     that raise on it."""
-    count, faces = f.group.shape
-    calls = f.mass * (win * (1 - f.true) - lose * f.true)
-    value: Floats = np.bincount(f.cell, weights=calls.ravel(), minlength=count * faces).reshape(count, faces) / f.safe
+    value: Floats = (win * f.beaten - lose * f.upheld) / f.safe
     return value
 
 
