@@ -186,3 +186,34 @@ def test_tavern_chips_heads_up_from_every_hand_are_each_hands_policy() -> None:
             bluffed += sum(len(policy) > 1 for policy in policies)
             raised += any(getattr(a, "raise_to", None) for a in moves)
     assert bluffed and raised  # both kinds of move were checked
+
+
+def test_the_legal_actions_of_a_turn_with_pushes_are_its_legal_moves() -> None:
+    """`_ByLegalMoves`, what the strong bot checks its moves against in a turn with pushes, holds
+    every legal action of the turn and none of the illegal ones tried."""
+    from liarsdice.bots.strong import _ByLegalMoves
+    from liarsdice.rules import Bid, BidAction, Challenge, Exact
+
+    checked = 0
+    for state in game_positions("soar", 2, seed=3, rounds=3):
+        view = state.view(state.to_act)
+        legal = view.legal
+        if legal is None or not legal.pushes:
+            continue
+        moves = _ByLegalMoves(legal)
+        legal_actions = set(view.legal_actions)
+        assert all(action in moves for action in legal_actions)
+        top = max(legal.bids, key=lambda b: (b.quantity, b.face))
+        tried = [
+            BidAction(Bid(top.quantity + 1, top.face)),  # above the ladder's top
+            BidAction(legal.bids[0], tuple(sorted(view.hand))),  # the whole cup pushed
+            BidAction(legal.bids[0], (7,)),  # a die not in the cup
+            Challenge(view.seat),  # oneself
+            Pass((7,)),
+        ]
+        if not legal.can_exact:
+            tried.append(Exact())
+        for action in tried:
+            assert (action in moves) == (action in legal_actions), action
+        checked += 1
+    assert checked

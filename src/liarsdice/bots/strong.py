@@ -315,10 +315,9 @@ class StrongBot(Bot):
                 chances = picked(self.scored_moves(view, estimate))
             else:
                 chances = mixed(self.scored_moves(view, estimate))
-            if not together:
-                legal_now = set(view.legal_actions)  # a soar opening has over 1,000 (pushes)
-            elif legal != legal_of:  # the same legal moves, the same legal actions
+            if legal != legal_of or not together:  # the same legal moves, the same legal actions
                 legal_of = legal
+                # a Soar turn has over 1,000 legal actions (pushes): not hashed one by one
                 legal_now = _ByLegalMoves(legal) if legal.pushes and not legal.economy else set(view.legal_actions)
             chances = [(a, p) for a, p in chances if a in legal_now]
             out.append(chances or [(self._fallback(view, estimate), 1.0)])
