@@ -140,9 +140,9 @@ def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch
     def reading(reader: ReaderBot) -> np.ndarray:
         chances = reader.model.hand_chances
 
-        def counted(view, counts, action, pushes=True):  # type: ignore[no-untyped-def]
+        def counted(view, counts, action, pass_and_push=True):  # type: ignore[no-untyped-def]
             asked.append(len(counts))
-            return chances(view, counts, action, pushes)
+            return chances(view, counts, action, pass_and_push)
 
         monkeypatch.setattr(reader.model, "hand_chances", counted)
         reader.new_decision(ours)

@@ -25,8 +25,9 @@ round alone, so a seeded game plays the same in every process; the answers are a
 the whole process (the first moves of a round recur from game to game), which only saves time.
 Rounds with a push (Soar), where the pushing cup is rolled again, and one-die rounds (Perudo's
 palifico), whose positions the public facts alone do not set up again, are read as Expert reads
-them. In Soar the model is asked as if it could not push (READ_PUSHES): scoring each hand's pushes
-took three quarters of a read, and a push only says which hands would not have made the move.
+them. In Soar the model is asked as if it could neither pass nor push (READ_PASS_AND_PUSH):
+scoring each hand's pushes took three quarters of a read, and in a round without a push a pass
+or a push only says which hands would not have made the move read.
 """
 
 from __future__ import annotations
@@ -78,10 +79,12 @@ POSITION_COST = 24
 # wait, the oldest dropped (a table of six shows more moves than the reader has decisions).
 CHECKS_AT_A_DECISION = 1
 CHECKS_KEPT = 24
-# Whether the model weighs its pushes when asked about a move (Soar). A move read is never a push
-# (a round with one is not read); a push only makes the moves read less likely from the hands
-# whose best move it is, and scoring every hand's pushes is most of the time of a Soar read.
-READ_PUSHES = False
+# Whether the model weighs its pass and pushes when asked about a move (Soar). A move read is
+# never a push (a round with one is not read); a pass or a push only makes the moves read less
+# likely from the hands whose best move it is. Scoring every hand's pushes is most of the time of
+# a Soar read (the belief after a move moved by 0.1 of its weight at one position in ten); the
+# pass's look-ahead a sixth of it (the belief moved by 0.0009 at one position in ten).
+READ_PASS_AND_PUSH = False
 # The model's answers kept for the whole process: the latest moves asked about, each with the
 # chances of every hand asked.
 KEPT_MOVES = 4_000
@@ -283,7 +286,9 @@ class ReaderBot(StrongBot):
             hands = _hands(size, faces)
             seat_view = _as_seat(view, made.seat)
             first = earlier if earlier is not None else earlier_view(game, seat_view, turn, hands[int(missing[0])])
-            chances = self.model.hand_chances(first, hand_space(size, faces).counts[missing], made.action, READ_PUSHES)
+            chances = self.model.hand_chances(
+                first, hand_space(size, faces).counts[missing], made.action, READ_PASS_AND_PUSH
+            )
             if chances is None:
                 views = earlier_views(game, seat_view, turn, [hands[j] for j in missing.tolist()])
                 chances = self.model.move_chances(views, made.action)

@@ -206,14 +206,15 @@ class StrongBot(Bot):
                 return chances
         return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
 
-    def hand_chances(self, view: PlayerView, counts: Ints, action: Action, pushes: bool = True) -> Floats | None:
+    def hand_chances(self, view: PlayerView, counts: Ints, action: Action, pass_and_push: bool = True) -> Floats | None:
         """[H]: the chance `scored_policies` gives `action` at `view`'s public position from each
         hand of `counts` ([H, F]: how many dice of each face, `HandSpace.counts` rows), without a
         view, a round or an estimate per hand: the same chances as each hand's policy, to
         rounding (tests/test_strong_batch.py). None where the turn is not bids, calls, exact, a
         pass and pushes (a vote, chips), the seat has pushed dice, or its bids are too many to
-        look ahead from together: ask `move_chances`. `pushes=False`: the chances as if no push
-        were legal (Soar: scoring every hand's pushes is most of the work)."""
+        look ahead from together: ask `move_chances`. `pass_and_push=False`: the chances as if
+        neither a pass nor a push were legal (Soar: scoring every hand's pushes is most of the
+        work, the pass look-ahead a sixth)."""
         legal = view.legal
         if legal is None or legal.voting or view.seat is None or view.pushed[view.seat]:
             return None
@@ -247,12 +248,15 @@ class StrongBot(Bot):
         weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
         bids, keep = [ordered[i] for i in weighed], keep[:, weighed]
         face_of = np.array([b.face for b in bids], dtype=np.int64)
-        pushing = _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes and pushes else {}
+        pushing = (
+            _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes and pass_and_push else {}
+        )
         by_push: dict[tuple[int, ...], dict[Bid, None]] = {}
         for (face, push), _ in pushing.items():
             by_push.setdefault(push, {}).update(dict.fromkeys(b for b in bids if b.face == face))
-        together = Hands(first, known, bids, {p: list(b) for p, b in by_push.items()}, legal.can_pass)
-        if legal.can_pass:
+        passing = legal.can_pass and pass_and_push
+        together = Hands(first, known, bids, {p: list(b) for p, b in by_push.items()}, passing)
+        if passing:
             valid = counts.max(axis=1) == counts.sum(axis=1)  # a pass holds from a hand of one face
             bluffed = together.values([standing], r.win, r.lose, pass_valid=False)
             honest = together.values([standing], r.win, r.lose, pass_valid=True)
