@@ -142,10 +142,7 @@ class Hands:
     def stands(self, bids: Sequence[Bid]) -> Floats | None:
         """[len(bids)]: the chance that the next player lets each of these bids (without a push)
         stand, the same whatever our hand, or None if they are not all here."""
-        key: tuple[tuple[int, ...], bool, tuple[Bid | None, ...]] = ((), False, tuple(bids))
-        if key not in self._rows:
-            self._rows[key] = self._find(*key)
-        found = self._rows[key]
+        found = self._rows_of(bids, (), False)
         if found is None:
             return None
         which, picked = found
@@ -156,10 +153,7 @@ class Hands:
         self, bids: Sequence[Bid | None], push: tuple[int, ...], pass_valid: bool | None, win: float, lose: float
     ) -> tuple[_Set, Ints, Floats] | None:
         """The set that holds these bids, their rows in it, and its values at these stakes."""
-        key = (push, pass_valid is not None, tuple(bids))
-        if key not in self._rows:
-            self._rows[key] = self._find(*key)
-        found = self._rows[key]
+        found = self._rows_of(bids, push, pass_valid is not None)
         if found is None:
             return None
         which, picked = found
@@ -167,6 +161,13 @@ class Hands:
         if values is None:
             values = self._values[(id(which), pass_valid, win, lose)] = self._table(which, win, lose, pass_valid)
         return which, picked, values
+
+    def _rows_of(self, bids: Sequence[Bid | None], push: tuple[int, ...], passing: bool) -> tuple[_Set, Ints] | None:
+        """`_find`, kept per list of bids (Tavern asks for the same bids at every raise)."""
+        key = (push, passing, tuple(bids))
+        if key not in self._rows:
+            self._rows[key] = self._find(*key)
+        return self._rows[key]
 
     def _find(self, push: tuple[int, ...], passing: bool, bids: tuple[Bid | None, ...]) -> tuple[_Set, Ints] | None:
         """The set that holds these bids with this push, and their rows in it."""
