@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..rules import Bid
-from .strong_counts import Floats, Ints
+from .strong_counts import BoolArray, Floats, Ints
 from .strong_estimate import Estimate, LookAhead, called_value, challenge_value, facing_value, raise_worth
 
 
@@ -61,6 +61,7 @@ class Hands:
         self._sets: dict[tuple[tuple[int, ...], bool], _Set] = {}
         self._values: dict[tuple[int, bool | None, float, float], Floats] = {}
         self._likeliest: dict[int, Floats] = {}
+        self._facing_at: dict[int, Ints] = {}
         # the set and rows of each list of bids scored (Tavern scores its best claims at every raise)
         self._rows: dict[tuple[tuple[int, ...], bool, tuple[Bid | None, ...]], tuple[_Set, Ints] | None] = {}
         if bids:
@@ -139,6 +140,15 @@ class Hands:
         out: Floats = values[:, picked]
         return out
 
+    def picked(self, bids: Sequence[Bid], pick: Ints) -> Picked | None:
+        """`values` of `bids` (without a push) at `pick` alone ([H, K]: each hand's K columns of
+        the bids), at any stakes: Tavern scores each hand's best claims at every raise level."""
+        found = self._rows_of(bids, (), False)
+        if found is None:
+            return None
+        which, rows = found
+        return Picked(self, which, rows[pick], pick)
+
     def stands(self, bids: Sequence[Bid]) -> Floats | None:
         """[len(bids)]: the chance that the next player lets each of these bids (without a push)
         stand, the same whatever our hand, or None if they are not all here."""
@@ -187,22 +197,36 @@ class Hands:
         if f is None:
             return value
         faces, level = first.r.faces, self.level
-        # facing a raise on face g, hand h reads its challenge at its own count on g
-        challenge = challenge_value(f, win, lose).reshape(self.levels, count, faces)
-        challenge = challenge[level[:, None, :], np.arange(count)[None, :, None], np.arange(faces)]
+        # facing a raise on face g, hand h reads its challenge at its own count on g: where in the
+        # flat [levels * C, F] table, found once for every stakes (Tavern asks at each raise level)
+        at = self._facing_at.get(id(found))
+        if at is None:
+            at = self._facing_at[id(found)] = (
+                level[:, None, :] * count + np.arange(count)[None, :, None]
+            ) * faces + np.arange(faces)
+        challenge = np.take(challenge_value(f, win, lose), at)
         able = (f.raised[:count] > 0).any(axis=2)  # [C, F]
         if win >= 0 and lose >= 0:
             # Our raise is worth more the likelier it is, in floating point too (`raise_worth`,
             # with stakes that are not negative): the best raise is the likeliest, whatever the
             # stakes, found once.
-            if id(found) not in self._likeliest:
-                chance = self._best_at_levels(np.where(f.raised > 0, f.raise_chance, -np.inf), count)
-                self._likeliest[id(found)] = np.where(able, chance, 0.0)  # 0: no raise, and no inf to multiply
-            best = np.where(able, raise_worth(self._likeliest[id(found)], win, lose), -np.inf)
+            best = np.where(able, raise_worth(self._likeliest_raise(found), win, lose), -np.inf)
         else:
             worth = np.where(f.raised > 0, raise_worth(f.raise_chance, win, lose), -np.inf)
             best = self._best_at_levels(worth, count)
         return value + first.r.come_back * facing_value(f.group[:count], challenge, best)
+
+    def _likeliest_raise(self, found: _Set) -> Floats:
+        """[H, C, F]: the chance of our likeliest raise above the next player's raise on each face
+        (0 where we have none), found once: the best raise at any stakes that are not negative."""
+        f = found.ahead.facing
+        assert f is not None
+        if id(found) not in self._likeliest:
+            count = len(found.row)
+            able = (f.raised[:count] > 0).any(axis=2)  # [C, F]
+            chance = self._best_at_levels(np.where(f.raised > 0, f.raise_chance, -np.inf), count)
+            self._likeliest[id(found)] = np.where(able, chance, 0.0)  # 0: no raise, and no inf to multiply
+        return self._likeliest[id(found)]
 
     def _best_at_levels(self, table: Floats, count: int) -> Floats:
         """[H, C, F]: the most of `table` ([levels * C, F, F], our raise on the last face) over
@@ -214,3 +238,43 @@ class Hands:
         for face in range(1, faces):
             best = np.maximum(best, by_level[:, :, :, face][self.level[:, face]])
         return best
+
+
+class Picked:
+    """Some columns of a levelled set for each hand ([H, K] rows of the set), scored at any
+    stakes: `Hands._table` at those entries alone, operation for operation (a Tavern hand
+    weighs its best three claims at each raise level, out of dozens of bids)."""
+
+    def __init__(self, hands: Hands, found: _Set, columns: Ints, bids: Ints) -> None:
+        """`columns`: [H, K] rows of `found`; `bids`: the same as indices into the bids asked."""
+        self.hands, self.found, self.columns, self.bids = hands, found, columns, bids
+        assert found.at is not None
+        rows = np.arange(len(columns))[:, None]
+        self.called = found.at[rows, columns]  # [H, K]: the row of each entry's called value
+        f = found.ahead.facing
+        if f is None:
+            return
+        count, faces, level = len(found.row), hands.first.r.faces, hands.level
+        # facing a raise on face g, hand h reads its challenge at its own count on g (`_table`)
+        self.facing_at = (level[:, None, :] * count + columns[:, :, None]) * faces + np.arange(faces)
+        self.group = f.group[columns]  # [H, K, F]
+        self.able: BoolArray = np.asarray((f.raised[:count] > 0).any(axis=2))[columns]
+        self._likeliest: Floats | None = None
+
+    def values(self, win: float, lose: float) -> Floats:
+        """[H, K]: the value of each entry at these stakes (`Hands.values`)."""
+        hands, found = self.hands, self.found
+        ahead, f = found.ahead, found.ahead.facing
+        value: Floats = called_value(ahead, win, lose, None)[self.called]
+        if f is None:
+            return value
+        if not (win >= 0 and lose >= 0):
+            full = hands._table(found, win, lose, None)
+            out: Floats = full[np.arange(len(self.columns))[:, None], self.columns]
+            return out
+        if self._likeliest is None:
+            rows = np.arange(len(self.columns))[:, None]
+            self._likeliest = hands._likeliest_raise(found)[rows, self.columns]
+        challenge = np.take(challenge_value(f, win, lose), self.facing_at)
+        best = np.where(self.able, raise_worth(self._likeliest, win, lose), -np.inf)
+        return value + hands.first.r.come_back * facing_value(self.group, challenge, best)

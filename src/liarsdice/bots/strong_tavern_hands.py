@@ -21,7 +21,7 @@ from ..rules import Accuse, Action, AllIn, Bid, Claim, Fold, PlayerView
 from .strong_belief import lookup, standing_chance
 from .strong_counts import BoolArray, Floats, Ints, matches
 from .strong_estimate import Estimate
-from .strong_hands import Hands
+from .strong_hands import Hands, Picked
 from .strong_mixing import BLUFF_MARGIN, BLUFF_RATE
 from .strong_tavern import RAISED_CLAIMS, ChipModel, HeadsUp, StrongBot, owed_by, raise_cost
 
@@ -81,7 +81,8 @@ def chip_chances(
     if claiming:
         assert together is not None
         level = view.current_bet or 0
-        now = _claims(game, together, first, known, bids, owed, level)
+        claims = _Claims(game, together, first, known, bids)
+        now = claims.at(owed, level)
         if now is None:
             return None
         worth, stands, forced = now
@@ -95,16 +96,16 @@ def chip_chances(
             at_now = np.column_stack(values[first_claim:])
             order = np.argsort(-at_now, axis=1, kind="stable")[:, :RAISED_CLAIMS]
             has = np.take_along_axis(keep, order, axis=1)
+            picked = together.picked(bids, order)  # None: some bids not looked ahead from together
             for raised in game.levels(legal.raise_min, legal.raise_max):
-                found = _claims(game, together, first, known, bids, raise_cost(view, r.me, raised), raised)
+                found = claims.at(raise_cost(view, r.me, raised), raised, picked)
                 if found is None:
                     return None
                 worth, stands, _ = found
                 for k in range(order.shape[1]):
                     pick = order[:, k]
-                    column(
-                        np.where(has[:, k], worth[rows, pick], -np.inf), 0, _Raised(pick, raised), None, stands[pick]
-                    )
+                    at_pick = worth[:, k] if picked is not None else worth[rows, pick]
+                    column(np.where(has[:, k], at_pick, -np.inf), 0, _Raised(pick, raised), None, stands[pick])
     return _chance_of(action, bids, actions, np.column_stack(values), np.array(ranks), bluffs, unchallenged)
 
 
@@ -117,35 +118,51 @@ class _Raised:
     level: int
 
 
-def _claims(
-    game: HeadsUp, together: Hands, first: Estimate, known: Ints, bids: Sequence[Bid], cost: int, level: int
-) -> tuple[Floats, Floats, bool] | None:
-    """[H, bids] the worth of claiming each bid at bet `level` (paying `cost`), before it is
-    divided by a die, [bids] the chance that it stands, and whether the next player cannot meet
-    the bet (it must then go all-in or fold): `HeadsUp.claims` for every hand."""
-    view = game.view
-    assert view.chips is not None
-    theirs = owed_by(view, game.them, level)
-    if view.chips[game.them] < theirs:
-        worth = np.zeros((len(known), len(bids)))
-        stands = np.zeros(len(bids))
-        all_in = view.chips[game.them]
-        pot = game.pot + cost + all_in
-        won, lost = game.after(True, cost, all_in, pot), game.after(False, cost, all_in, pot)
-        folded = game.after(True, cost, 0, game.pot + cost)
-        for b, bid in enumerate(bids):
-            accuses, true_if_accused = _forced_answer(first, bid, game.them, known)
-            worth[:, b] = accuses * (true_if_accused * won + (1 - true_if_accused) * lost) + (1 - accuses) * folded
-            stands[b] = 1 - accuses
-        return worth, stands, True
-    pot = game.pot + cost + theirs
-    win, lose = game.after(True, cost, theirs, pot), game.after(False, cost, theirs, pot)
-    mid = (win + lose) / 2
-    table = together.values(bids, win - mid, mid - lose)
-    stood = together.stands(bids)
-    if table is None or stood is None:
-        return None
-    return mid + table, stood, False
+class _Claims:
+    """Our claims of `bids` at any bet level, for every hand: `HeadsUp.claims`. What does not
+    depend on the level is worked out once: the look-ahead (`Hands`), and the next player's
+    forced answers where it cannot meet the bet."""
+
+    def __init__(self, game: HeadsUp, together: Hands, first: Estimate, known: Ints, bids: Sequence[Bid]) -> None:
+        self.game, self.together, self.first, self.known, self.bids = game, together, first, known, bids
+        self._forced: tuple[Floats, Floats] | None = None  # [bids] accuses, [H, bids] true if accused
+
+    def at(self, cost: int, level: int, pick: Picked | None = None) -> tuple[Floats, Floats, bool] | None:
+        """[H, bids] the worth of claiming each bid at bet `level` (paying `cost`), before it is
+        divided by a die ([H, K] at `pick`'s columns alone, if given), [bids] the chance that it
+        stands, and whether the next player cannot meet the bet (it must then go all-in or fold).
+        None where the bids are too many to look ahead from together."""
+        game, bids = self.game, self.bids
+        view = game.view
+        assert view.chips is not None
+        theirs = owed_by(view, game.them, level)
+        if view.chips[game.them] < theirs:
+            accuses, true_if_accused = self._forced_answers()
+            all_in = view.chips[game.them]
+            pot = game.pot + cost + all_in
+            won, lost = game.after(True, cost, all_in, pot), game.after(False, cost, all_in, pot)
+            folded = game.after(True, cost, 0, game.pot + cost)
+            worth = accuses * (true_if_accused * won + (1 - true_if_accused) * lost) + (1 - accuses) * folded
+            if pick is not None:
+                worth = worth[np.arange(len(worth))[:, None], pick.bids]
+            return worth, 1 - accuses, True
+        pot = game.pot + cost + theirs
+        win, lose = game.after(True, cost, theirs, pot), game.after(False, cost, theirs, pot)
+        mid = (win + lose) / 2
+        if pick is None:
+            table = self.together.values(bids, win - mid, mid - lose)
+        else:
+            table = pick.values(win - mid, mid - lose)
+        stood = self.together.stands(bids)
+        if table is None or stood is None:
+            return None
+        return mid + table, stood, False
+
+    def _forced_answers(self) -> tuple[Floats, Floats]:
+        if self._forced is None:
+            answers = [_forced_answer(self.first, bid, self.game.them, self.known) for bid in self.bids]
+            self._forced = np.array([a for a, _ in answers]), np.column_stack([t for _, t in answers])
+        return self._forced
 
 
 def _forced_answer(first: Estimate, bid: Bid, nxt: int, known: Ints) -> tuple[float, Floats]:
