@@ -77,8 +77,13 @@ async def until(check: Callable[[], bool], seconds: float, what: str) -> None:
         await asyncio.sleep(0.05)
 
 
+# Each test takes seconds; past this one fails where it waits (a hang seen once under a loaded
+# CI, in the pytest-timeout's thread dump only the event loop's select).
+TEST_SECONDS = 90
+
+
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(test())
+    asyncio.run(asyncio.wait_for(test(), TEST_SECONDS))
 
 
 def steps_stored(manager: RoomManager, game_id: int) -> int:
