@@ -45,29 +45,35 @@ def chip_chances(
     assert legal is not None and view.chips is not None
     r = first.r
     hands = len(known)
-    rows = np.arange(hands)
     game = HeadsUp(bot, view, first, model)
     claiming = legal.can_meet and bool(legal.bids) and bool(bids)
     together = Hands(first, known, bids, {}, False) if claiming else None
     face = np.array([b.face - 1 for b in bids], dtype=np.intp)
-    values: list[Floats] = []  # [H] per column
+    # the columns in blocks of [H, n]: their values, ranks, bluffs, chances of standing, moves
+    values: list[Floats] = []
     ranks: list[int] = []
     bluffs: list[BoolArray] = []
     unchallenged: list[Floats] = []
     actions: list[Action | _Raised] = []  # a column's move, or the bid each hand raises with there
 
-    def column(
-        value: Floats | float,
+    def block(
+        value: Floats,
         rank: int,
-        action: Action | _Raised,
+        moves: Sequence[Action | _Raised],
         bluff: BoolArray | None = None,
         stands: Floats | float = 0.0,
-    ) -> None:
-        values.append(np.broadcast_to(np.asarray(value, dtype=float) / game.die, (hands,)))
-        ranks.append(rank)
-        bluffs.append(bluff if bluff is not None else np.zeros(hands, dtype=bool))
-        unchallenged.append(np.broadcast_to(np.asarray(stands, dtype=float), (hands,)))
-        actions.append(action)
+    ) -> Floats:
+        """Columns of one rank ([H, n] values before they are divided by a die); their values."""
+        shape = (hands, len(moves))
+        values.append(np.broadcast_to(value / game.die, shape))
+        ranks.extend([rank] * len(moves))
+        bluffs.append(bluff if bluff is not None else np.zeros(shape, dtype=bool))
+        unchallenged.append(np.broadcast_to(np.asarray(stands, dtype=float), shape))
+        actions.extend(moves)
+        return values[-1]
+
+    def column(value: Floats | float, rank: int, move: Action) -> None:
+        block(np.broadcast_to(np.asarray(value, dtype=float)[..., None], (hands, 1)), rank, [move])
 
     owed = legal.owed or 0
     column(game.after(False, 0, 0, game.pot), -1, Fold())
@@ -86,14 +92,11 @@ def chip_chances(
         if now is None:
             return None
         worth, stands, forced = now
-        first_claim = len(values)
-        for b, bid in enumerate(bids):
-            # a forced answer's claims are scored as no bluff (`HeadsUp.forced`)
-            bluff = None if forced else short[:, face[b]] & keep[:, b]
-            column(np.where(keep[:, b], worth[:, b], -np.inf), 0, Claim(bid), bluff, stands[b])
+        # a forced answer's claims are scored as no bluff (`HeadsUp.forced`)
+        bluff = None if forced else short[:, face] & keep
+        at_now = block(np.where(keep, worth, -np.inf), 0, [Claim(bid) for bid in bids], bluff, stands)
         if legal.raise_min is not None and legal.raise_max is not None:
             # each hand's best claims at the current bet, best first (a stable sort, as `sorted`)
-            at_now = np.column_stack(values[first_claim:])
             order = np.argsort(-at_now, axis=1, kind="stable")[:, :RAISED_CLAIMS]
             has = np.take_along_axis(keep, order, axis=1)
             picked = together.picked(bids, order)  # None: some bids not looked ahead from together
@@ -102,11 +105,18 @@ def chip_chances(
                 if found is None:
                     return None
                 worth, stands, _ = found
-                for k in range(order.shape[1]):
-                    pick = order[:, k]
-                    at_pick = worth[:, k] if picked is not None else worth[rows, pick]
-                    column(np.where(has[:, k], at_pick, -np.inf), 0, _Raised(pick, raised), None, stands[pick])
-    return _chance_of(action, bids, actions, np.column_stack(values), np.array(ranks), bluffs, unchallenged)
+                at_picks = worth if picked is not None else np.take_along_axis(worth, order, axis=1)
+                moves = [_Raised(order[:, k], raised) for k in range(order.shape[1])]
+                block(np.where(has, at_picks, -np.inf), 0, moves, None, stands[order])
+    return _chance_of(
+        action,
+        bids,
+        actions,
+        np.concatenate(values, axis=1),
+        np.array(ranks),
+        np.concatenate(bluffs, axis=1),
+        np.concatenate(unchallenged, axis=1),
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -192,8 +202,8 @@ def _chance_of(
     actions: Sequence[Action | _Raised],
     values: Floats,
     ranks: Ints,
-    bluffs: Sequence[BoolArray],
-    unchallenged: Sequence[Floats],
+    bluffs: BoolArray,
+    unchallenged: Floats,
 ) -> Floats:
     """`strong_mixing.picked` for every hand: the chance of `action`."""
     hands = len(values)
@@ -202,10 +212,10 @@ def _chance_of(
     tied = values == top[:, None]
     best_rank = np.where(tied, ranks[None, :], np.iinfo(np.int64).min).max(axis=1)
     best = np.argmax(tied & (ranks[None, :] == best_rank[:, None]), axis=1)
-    bluff = np.column_stack(bluffs) & (values >= (top - BLUFF_MARGIN)[:, None])
+    bluff = bluffs & (values >= (top - BLUFF_MARGIN)[:, None])
     has_bluff = bluff.any(axis=1)
     bluff_col = np.argmax(np.where(bluff, values, -np.inf), axis=1)
-    rate = BLUFF_RATE * np.column_stack(unchallenged)[rows, best]
+    rate = BLUFF_RATE * unchallenged[rows, best]
     claims = np.array([isinstance(made, (_Raised, Claim)) for made in actions])
     rate = np.where(claims[best] & has_bluff & (rate > 0), rate, 0.0)
     out = np.zeros(hands)
