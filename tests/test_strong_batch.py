@@ -217,3 +217,25 @@ def test_the_legal_actions_of_a_turn_with_pushes_are_its_legal_moves() -> None:
             assert (action in moves) == (action in legal_actions), action
         checked += 1
     assert checked
+
+
+@pytest.mark.parametrize("preset", ["perudo", "soar", "jokers", "red-dead", "tavern"])
+def test_the_raises_above_many_bids_are_each_bids(preset: str) -> None:
+    """`Round.raises_above` (one table of the ladder) is `Round.raises` bid by bid, the one-die
+    round and the opening (None) included."""
+    from liarsdice.bots.strong_belief import Round
+
+    asked = 0
+    for st in game_positions(preset, 3, seed=2, rounds=4):
+        for seat in range(3):
+            view = st.view(seat)
+            if not view.active[seat]:
+                continue
+            r = Round(view, None)
+            bids = [*r.ladder.bids[::2], None]
+            for s in range(3):
+                alone = np.stack([r.raises(s, b) for b in bids])
+                assert (r.raises_above(s, bids) == alone).all()
+                assert (r.raises_above(s, bids[:-1]) == alone[:-1]).all()
+                asked += 1
+    assert asked > 20

@@ -31,6 +31,7 @@ from .strong_counts import (  # noqa: F401 (HandSpace, Matches: part of this mod
     match_vector,
     matches,
     raise_row,
+    raise_table,
     sigmoid,
     tail_table,
 )
@@ -146,6 +147,17 @@ class Round:
             self.barred_opening if standing is None else None,
             self.locked_face(seat, standing),
         )
+
+    def raises_above(self, seat: int, bids: Sequence[Bid | None]) -> Ints:
+        """[len(bids), F]: `raises` above each of `bids`, from one table of the ladder where no
+        face is locked (the one-die round) and every bid is on the ladder."""
+        if bids and not self.view.one_die_round:  # (`locked_face`: none outside that round)
+            index = self.ladder.index
+            at = [-1 if b is None else index.get(b, -1) for b in bids]
+            if min(at) >= 0:
+                out: Ints = raise_table(self.ladder, self.q_max)[at]
+                return out
+        return np.stack([self.raises(seat, b) for b in bids]).reshape(len(bids), self.faces)
 
     def next_seat(self, seat: int) -> int | None:
         """Who acts after `seat`: the next active seat still in the round."""

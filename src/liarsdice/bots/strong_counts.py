@@ -144,3 +144,13 @@ def raise_row(lad: BidLadder, standing: Bid | None, q_max: int, barred: int | No
             out[face - 1] = q
     out.setflags(write=False)
     return out
+
+
+@lru_cache(maxsize=256)
+def raise_table(lad: BidLadder, q_max: int) -> Ints:
+    """[bids of the ladder, faces]: `raise_row` above each bid of `lad` (a look-ahead asks it
+    for dozens of bids a position)."""
+    rows = [raise_row(lad, b, q_max, None, None) for b in lad.bids]
+    out = np.stack(rows) if rows else np.zeros((0, lad.faces), dtype=np.int64)
+    out.setflags(write=False)
+    return out

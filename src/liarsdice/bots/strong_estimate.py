@@ -433,7 +433,7 @@ class Estimate:
         face_ix = np.arange(faces)
         rows = np.arange(count)
         # the next player's options above each bid, and how it sees them from each hand
-        q_next = np.stack([r.raises(nxt, b) for b in bids])  # [C, F]
+        q_next = r.raises_above(nxt, bids)  # [C, F]
         valid = q_next > 0
         # Its chance of each raise from each hand, read from a [C, F, count held] table: a hand
         # holding j dice for face f sees the raise on f as every hand holding j does.
@@ -523,7 +523,7 @@ class Estimate:
         if len(cs):
             # many of its raises are the same bid: each one's row is worked out once
             distinct, which = np.unique(q_next[cs, gs] * faces + gs, return_inverse=True)
-            ours_above = np.stack([r.raises(r.me, Bid(int(u // faces), int(u % faces) + 1)) for u in distinct])
+            ours_above = r.raises_above(r.me, [Bid(int(u // faces), int(u % faces) + 1) for u in distinct])
             raised[cs, gs] = ours_above[which.ravel()]
         # The chance of our raise on face h is the same for every hand that holds as many dice
         # for h: so sum the raising hands' weight by (its face g, its count j on each face h)
