@@ -44,7 +44,7 @@ from ..rules import Game, PlayerView
 from .strong import StrongBot, new_game
 from .strong_belief import Floats, Round, beliefs, move_likelihoods
 from .strong_counts import Ints, hand_space
-from .strong_duel import earlier_view, earlier_views
+from .strong_duel import earlier_view, earlier_views, game_of
 
 # The model's chance of a move is mixed with this much of a move drawn alike from the legal ones:
 # a move the model never makes from a hand makes that hand unlikely, not impossible.
@@ -185,7 +185,7 @@ class ReaderBot(StrongBot):
         """Count whether the model finds the move at `turn` surprising from the cup it came from."""
         seat = view.history[turn].seat
         which = np.array([_index(len(hand), view.options.faces)[hand]])
-        surprised = float(self._answers(Game(view.options, view.seats), view, turn, which)[0]) < SURPRISE
+        surprised = float(self._answers(game_of(view.options, view.seats), view, turn, which)[0]) < SURPRISE
         a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
         self.fit[seat] = (a + surprised, b + (not surprised))
 
@@ -197,7 +197,7 @@ class ReaderBot(StrongBot):
             return None
         moves = move_likelihoods(r)
         generic = beliefs(r, moves)
-        game = Game(view.options, view.seats)
+        game = game_of(view.options, view.seats)
         out = dict(generic)
         for seat in r.opponents:
             trust = 1.0 - MISFIT_SCALE * self.misfit(seat)
