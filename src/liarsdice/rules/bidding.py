@@ -12,7 +12,7 @@ from .actions import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, 
 from .bids import Bid
 from .chance import _Chance
 from .events import Event, Turn
-from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction, bid_actions, pushed_bid_actions
+from .table import _OFF_LADDER, REROLL, TURN, VOTE, IllegalAction, bid_actions, claim_actions, pushed_bid_actions
 from .views import LegalMoves
 
 _VOTES: tuple[Action, ...] = (Vote(True), Vote(False))
@@ -158,24 +158,27 @@ class _Bidding(_Chance):
         assert moves is not None
         legal: list[Action] = []
         pushes: tuple[tuple[int, ...], ...] = ((), *moves.pushes)
+        lad = self._t.ladder
+        n = len(moves.bids)
+        # the legal bids are the top of the ladder (as they are but in a one-die round)
+        on_top = n and moves.bids == lad.bids[len(lad.bids) - n :]
         if moves.economy:
             raises: list[int | None] = [None]
             if moves.raise_min is not None and moves.raise_max is not None:
                 raises += list(range(moves.raise_min, moves.raise_max + 1))
-            for bid in moves.bids:
-                for r in raises:
-                    for p in pushes:
-                        legal.append(Claim(bid, r, p))
+            if on_top:
+                # each bid at each raise with each push, the claims made once per ladder
+                claims = [claim_actions(lad, r, p)[len(lad.bids) - n :] for r in raises for p in pushes]
+                legal += itertools.chain.from_iterable(zip(*claims, strict=True))
+            else:
+                legal += [Claim(bid, r, p) for bid in moves.bids for r in raises for p in pushes]
             if moves.can_accuse:
                 legal += [Accuse(r) for r in raises]
             if moves.can_all_in:
                 legal.append(AllIn())
             legal.append(Fold())
             return tuple(legal)
-        lad = self._t.ladder
-        n = len(moves.bids)
-        if n and moves.bids == lad.bids[len(lad.bids) - n :]:
-            # the legal bids are the top of the ladder (as they are but in a one-die round):
+        if on_top:
             # each with each push, made once per ladder and push, in the same order
             columns = [pushed_bid_actions(lad, p)[len(lad.bids) - n :] for p in pushes]
             legal += itertools.chain.from_iterable(zip(*columns, strict=True))

@@ -47,6 +47,13 @@ def pushed_bid_actions(lad: BidLadder, push: tuple[int, ...]) -> tuple[BidAction
     return tuple(sorted_push_bid(b, push) for b in lad.bids) if push else bid_actions(lad)
 
 
+@lru_cache(maxsize=4096)
+def claim_actions(lad: BidLadder, raise_to: int | None, push: tuple[int, ...]) -> tuple[Claim, ...]:
+    """Every bid of the ladder as a Tavern claim raising to `raise_to` with `push` (sorted),
+    lowest first (shared: a turn lists every bid at every raise, hundreds of claims)."""
+    return tuple(Claim(b, raise_to, push) for b in lad.bids)
+
+
 @lru_cache(maxsize=512)
 def opening_actions(lad: BidLadder, no_open_face: int) -> tuple[BidAction, ...]:
     """The bids that may open a round: every one, or none on `no_open_face` (0: no such face)."""
