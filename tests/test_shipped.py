@@ -21,7 +21,7 @@ from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, game_for, shipped, train
 from liarsdice.duel.dcfr import Trainer
-from liarsdice.duel.packed import BITS, Layout, own_reach, pack, unpack
+from liarsdice.duel.packed import BITS, Layout, PackedStrategy, own_reach, pack, unpack
 from liarsdice.duel.plan import VARIANTS, Entry, entries, select
 from liarsdice.duel.rebuild import Built, build, checkpoint_path, record
 from liarsdice.rules import Game, preset_options
@@ -109,6 +109,32 @@ def test_eight_bits_play_as_well_as_the_trained_strategy() -> None:
     strategy = small()
     float_loss = strategy.exact_exploitability()
     assert unpack(pack(strategy, 8)).exact_exploitability() == pytest.approx(float_loss, abs=5e-4)
+
+
+def test_a_lazy_strategy_plays_and_holds_what_the_whole_one_does() -> None:
+    """`unpack(lazy=True)`, as the duel bot loads shipped strategies: a hand's row at a time for
+    `policy`, the same numbers as decoding the whole tables, which it does when they are read."""
+    strategy = small()
+    data = pack(strategy, 8)
+    whole = unpack(data, graph=strategy.game)
+    lazy = unpack(data, graph=strategy.game, lazy=True)
+    assert isinstance(lazy, PackedStrategy)
+    game = strategy.game
+    bids = game.spec.bids
+    for history in ([], [bids[0]], [bids[0], bids[3]], [bids[2], bids[5], bids[7]]):
+        player = len(history) % 2
+        for hand in game.players[player].index:
+            assert lazy.policy(hand, history) == whole.policy(hand, history)
+    assert "liar" not in vars(lazy)  # played from rows alone
+    for p in (0, 1):
+        for h in range(len(game.players[p].hands)):
+            for row, table in zip(lazy.rows(p, h), (whole.liar[p], whole.bid[p], whole.exact[p]), strict=True):
+                assert np.array_equal(row, table[h])
+    for p in (0, 1):
+        assert np.array_equal(lazy.liar[p], whole.liar[p])  # reading the tables decodes them whole
+        assert np.array_equal(lazy.bid[p], whole.bid[p])
+        assert np.array_equal(lazy.exact[p], whole.exact[p])
+    assert lazy.exact_exploitability() == whole.exact_exploitability()
 
 
 def test_damaged_data_is_refused_with_what_is_wrong() -> None:

@@ -28,6 +28,7 @@ import json
 import lzma
 import os
 import struct
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +100,9 @@ class Layout:
         self, rows: npt.NDArray[np.float32], num_node_slots: int
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """(liar, bid, exact) of `rows`; exact has no columns where the rules have no exact call."""
-        liar = np.zeros((self.hands, num_node_slots), dtype=np.float32)
+        liar = np.zeros((len(rows), num_node_slots), dtype=np.float32)
         liar[:, self.liar_slots] = rows[:, self.liar_columns]
-        exact = np.zeros((self.hands, num_node_slots if len(self.exact_columns) else 0), dtype=np.float32)
+        exact = np.zeros((len(rows), num_node_slots if len(self.exact_columns) else 0), dtype=np.float32)
         exact[:, self.liar_slots[: len(self.exact_columns)]] = rows[:, self.exact_columns]
         # `take` gathers the many columns of a big strategy several times faster than indexing
         return liar, np.take(rows, self.edge_columns, axis=1).astype(np.float32, copy=False), exact
@@ -209,9 +210,10 @@ def read_header(data: bytes, where: str = "the data") -> tuple[dict[str, Any], i
     return header, begin + length
 
 
-def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = None) -> DuelStrategy:
+def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = None, lazy: bool = False) -> DuelStrategy:
     """The strategy packed in `data` (dequantised; zero at the nodes it does not store); ValueError
-    naming `where` if the data is not a whole packed strategy."""
+    naming `where` if the data is not a whole packed strategy. `lazy`: a `PackedStrategy`, whose
+    tables are decoded a hand at a time as play asks."""
     header, begin = read_header(data, where)
     try:
         options = Options.from_dict(header["options"])
@@ -235,39 +237,134 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         from ..solver.tree import GameSpec
 
         game = AbstractGame(GameSpec.from_options(options, dice), k)
-    q = (1 << bits) - 1
-    liar: list[Probabilities] = []
-    bid: list[Probabilities] = []
-    exact: list[Probabilities] = []
+    players: list[_Stored] = []
     at = 0
     for p, (mask_bytes, value_bytes) in enumerate(sizes):
-        layout = Layout(game, p)
-        cells = layout.hands * len(layout.own)
-        bitmap = np.frombuffer(payload, dtype=np.uint8, count=mask_bytes, offset=at)
-        if mask_bytes != (cells + 7) // 8:
-            raise ValueError(f"{where} does not fit {dice[0]} vs {dice[1]} dice at k={k}: player {p}'s map")
-        reached = np.unpackbits(bitmap, count=cells).astype(bool).reshape(len(layout.own), layout.hands).T
-        at += mask_bytes
-        kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
-        if int(kept.sum()) * unit_type(bits).itemsize != value_bytes:
-            raise ValueError(f"{where} is damaged: player {p} has {value_bytes} bytes of probabilities, not the map's")
-        # float32, the strategy's own type: a 5 vs 5 strategy has some 17 million cells
-        units = np.zeros((layout.hands, layout.columns), dtype=np.float32)
-        kind = unit_type(bits)
-        units[kept] = np.frombuffer(payload, dtype=kind, count=value_bytes // kind.itemsize, offset=at)
-        at += value_bytes
-        # the top bid, where the call is the only move: stored nowhere, certain where reached
-        units[:, layout.liar_columns[layout.forced[layout.own > 0]]] = q * reached[:, layout.forced]
-        l_p, b_p, e_p = layout.split(units, game.num_node_slots[p])
-        for part in (l_p, b_p, e_p):
-            # (a float32 division of whole units is rounded as the float64 one was)
-            np.divide(part, np.float32(q), out=part)
-        liar.append(l_p)
-        bid.append(b_p)
-        exact.append(e_p)
+        players.append(_Stored(game, p, payload, at, mask_bytes, value_bytes, bits, where))
+        at += mask_bytes + value_bytes
     meta["bits"] = bits
     meta["threshold"] = float(header.get("threshold", 0.0))
-    return DuelStrategy(options, dice, k, liar, bid, meta, game, exact=exact)
+    if lazy:
+        return PackedStrategy(options, dice, k, meta, game, players)
+    tables = [player.tables() for player in players]
+    return DuelStrategy(
+        options, dice, k, [t[0] for t in tables], [t[1] for t in tables], meta, game, exact=[t[2] for t in tables]
+    )
+
+
+Tables = tuple[Probabilities, Probabilities, Probabilities]
+
+
+class _Stored:
+    """One player's part of a packed strategy as stored: which of its (hand, node) are kept, and
+    their units, hand by hand; decoded whole (`tables`) or one hand's row (`row`)."""
+
+    def __init__(
+        self,
+        game: AbstractGame,
+        p: int,
+        payload: bytes,
+        at: int,
+        mask_bytes: int,
+        value_bytes: int,
+        bits: int,
+        where: str,
+    ) -> None:
+        self.layout = layout = Layout(game, p)
+        self.q = (1 << bits) - 1
+        self.slots = int(game.num_node_slots[p])
+        cells = layout.hands * len(layout.own)
+        if mask_bytes != (cells + 7) // 8:
+            d = game.spec.dice
+            raise ValueError(f"{where} does not fit {d[0]} vs {d[1]} dice at k={game.k}: player {p}'s map")
+        bitmap = np.frombuffer(payload, dtype=np.uint8, count=mask_bytes, offset=at)
+        # [nodes, hands]: whether the hand reaches the node (stored node by node)
+        self.reached = np.unpackbits(bitmap, count=cells).astype(bool).reshape(len(layout.own), layout.hands)
+        # the units each hand stores: its reached nodes' moves, but where the call is the only one
+        per_node = np.where(layout.forced, 0, layout.width)
+        per_hand = per_node @ self.reached.astype(np.int64)
+        kind = unit_type(bits)
+        if int(per_hand.sum()) * kind.itemsize != value_bytes:
+            raise ValueError(f"{where} is damaged: player {p} has {value_bytes} bytes of probabilities, not the map's")
+        self.start = np.concatenate([[0], np.cumsum(per_hand)])
+        self.units = np.frombuffer(payload, dtype=kind, count=value_bytes // kind.itemsize, offset=at + mask_bytes)
+        # the top bid's liar call, where it is the only move: stored nowhere, certain where reached
+        self.forced_calls = layout.liar_columns[layout.forced[layout.own > 0]]
+
+    def tables(self) -> Tables:
+        """(liar, bid, exact) of every hand."""
+        layout = self.layout
+        reached = self.reached.T
+        kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
+        # float32, the strategy's own type: a 5 vs 5 strategy has some 17 million cells
+        units = np.zeros((layout.hands, layout.columns), dtype=np.float32)
+        units[kept] = self.units
+        units[:, self.forced_calls] = self.q * reached[:, layout.forced]
+        return self._split(units)
+
+    def row(self, hand: int) -> Tables:
+        """(liar, bid, exact) of hand number `hand`: its row of each of `tables`, the same numbers."""
+        layout = self.layout
+        reached = self.reached[:, hand]
+        kept = reached[layout.segment] & ~layout.forced[layout.segment]
+        units = np.zeros((1, layout.columns), dtype=np.float32)
+        units[0, kept] = self.units[self.start[hand] : self.start[hand + 1]]
+        units[0, self.forced_calls] = self.q * reached[layout.forced]
+        liar, bid, exact = self._split(units)
+        return liar[0], bid[0], exact[0]
+
+    def _split(self, units: npt.NDArray[np.float32]) -> Tables:
+        parts = self.layout.split(units, self.slots)
+        for part in parts:
+            # (a float32 division of whole units is rounded as the float64 one was)
+            np.divide(part, np.float32(self.q), out=part)
+        return parts
+
+
+class PackedStrategy(DuelStrategy):
+    """A packed strategy decoded a hand at a time, as play asks (`policy`): the first move of a
+    5 vs 5 duel needs one row, not the half second its 17 million cells take. The whole tables
+    (`liar`, `bid`, `exact`) are decoded the first time anything reads them."""
+
+    def __init__(
+        self,
+        options: Options,
+        dice: tuple[int, int],
+        k: int,
+        meta: dict[str, Any],
+        game: AbstractGame,
+        players: list[_Stored],
+    ) -> None:
+        # not the dataclass's __init__: the tables are not made here
+        self.options, self.dice, self.k, self.meta = options, dice, k, meta
+        self.graph = self.game = game
+        self._stored = players
+        self._rows_kept: dict[tuple[int, int], Tables] = {}
+        self._decoding = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        # Reached only for attributes never set: the tables, decoded whole once (the server's
+        # bots act in threads).
+        if name not in ("liar", "bid", "exact"):
+            raise AttributeError(name)
+        with self._decoding:
+            if "liar" not in self.__dict__:
+                tables = [player.tables() for player in self._stored]
+                self.exact = [t[2] for t in tables]
+                self.bid = [t[1] for t in tables]
+                self.liar = [t[0] for t in tables]
+        return self.__dict__[name]
+
+    def __repr__(self) -> str:
+        return f"PackedStrategy({self.dice[0]} vs {self.dice[1]} dice, k={self.k})"
+
+    def rows(self, player: int, hand: int) -> Tables:
+        if "liar" in self.__dict__:
+            return super().rows(player, hand)
+        got = self._rows_kept.get((player, hand))
+        if got is None:
+            got = self._rows_kept[(player, hand)] = self._stored[player].row(hand)
+        return got
 
 
 def save_packed(

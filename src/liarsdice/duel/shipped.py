@@ -230,7 +230,7 @@ def load_artifact(directory: Path, artifact: Artifact) -> DuelStrategy:
     path = directory / artifact.file
     data = verify_file(directory, artifact)
     try:
-        strategy = unpack(data, str(path))
+        strategy = unpack(data, str(path), lazy=True)  # a hand's row at a time: the first move at once
     except ValueError as e:
         raise ManifestError(str(e)) from e
     strategy.meta["shipped"] = artifact.file

@@ -79,13 +79,14 @@ class DuelStrategy:
         h = g.players[player].index.get(key)
         if h is None:
             raise ValueError(f"{list(hand)} is not a hand of {self.dice[player]} dice for player {player}")
+        liar, bid, exact = self.rows(player, h)
         out: dict[Bid | str | None, float] = {}
         if node > 0:
-            out[None] = float(self.liar[player][h, g.node_slot[node]])
+            out[None] = float(liar[g.node_slot[node]])
             if g.has_exact:
-                out[EXACT] = float(self.exact[player][h, g.node_slot[node]])
+                out[EXACT] = float(exact[g.node_slot[node]])
         first = int(g.edge_slot[node])
-        probs = self.bid[player][h, first : first + int(g.edge_count[node])]
+        probs = bid[first : first + int(g.edge_count[node])]
         rungs = g.edge_rung[g.edge_start[node] : g.edge_start[node] + g.edge_count[node]]
         for rung, p in zip(rungs, probs, strict=True):
             if p > 0:
@@ -96,6 +97,10 @@ class DuelStrategy:
             moves = [*(calls if node > 0 else []), *(g.spec.bids[int(r)] for r in rungs)]
             return dict.fromkeys(moves, 1.0 / len(moves))
         return {a: p / total for a, p in out.items()}
+
+    def rows(self, player: int, hand: int) -> tuple[Probabilities, Probabilities, Probabilities]:
+        """`player`'s liar, raise and exact probabilities with hand number `hand`: its row of each."""
+        return self.liar[player][hand], self.bid[player][hand], self.exact[player][hand]
 
     # ----- files -----
 
