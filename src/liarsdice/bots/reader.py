@@ -77,10 +77,12 @@ POSITION_COST = 24
 # The moves shown at a reveal are checked against the model, up to CHECKS_AT_A_DECISION at each
 # decision after it (a check asks the model at one more position, about 1 ms), the oldest first;
 # at most CHECKS_KEPT wait, the oldest dropped (a table of six shows more moves than the reader
-# has decisions). Three, not one: the duel goes to the reader once the checks trust the opponent,
-# a round sooner (heads-up Perudo against the reference, 1,000 games: 0.809 with 3, 0.764 with
-# 1, 0.805 with every check at once; p99 of a decision no higher, docs/strength.md).
-CHECKS_AT_A_DECISION = 3
+# has decisions). Heads-up, CHECKS_HEADS_UP: the duel goes to the reader once the checks trust
+# the opponent, and three a decision bring that a round sooner (against the reference, 1,000
+# games: Perudo 0.809 with 3, 0.764 with 1, 0.805 with every check at once; no slower at p99).
+# At six seats three a decision won 59 of 200 games, one 69 (docs/strength.md).
+CHECKS_AT_A_DECISION = 1
+CHECKS_HEADS_UP = 3
 CHECKS_KEPT = 24
 # Whether the model weighs its pass and pushes when asked about a move (Soar). A move read is
 # never a push (a round with one is not read); a pass or a push only makes the moves read less
@@ -181,7 +183,8 @@ class ReaderBot(StrongBot):
                 hand = tuple(sorted(outcome.hands[seat]))
                 if seat != before.seat and before.active[seat] and len(hand) == before.dice[seat]:
                     self._checks.append((before, i, hand))
-        for _ in range(min(CHECKS_AT_A_DECISION, len(self._checks))):
+        checks = CHECKS_HEADS_UP if sum(view.active) == 2 else CHECKS_AT_A_DECISION
+        for _ in range(min(checks, len(self._checks))):
             self._check(*self._checks.popleft())
 
     def _check(self, view: PlayerView, turn: int, hand: tuple[int, ...]) -> None:
