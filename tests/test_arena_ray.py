@@ -228,13 +228,15 @@ def test_the_ray_client_plays_the_local_games_too(cluster: Cluster, tmp_path: Pa
 class _FlakyRay:
     """ray.init as Ray's client proxier answers when it fails to start a driver's server."""
 
-    def __init__(self, failures: int) -> None:
-        self.failures, self.calls = failures, 0
+    def __init__(
+        self, failures: int, message: str = "Initialization failure from server:\nStarting Ray client server failed."
+    ) -> None:
+        self.failures, self.calls, self.message = failures, 0, message
 
     def init(self, **options: object) -> None:
         self.calls += 1
         if self.calls <= self.failures:
-            raise ConnectionError("Initialization failure from server:\nStarting Ray client server failed.")
+            raise ConnectionError(self.message)
 
 
 def test_a_client_server_that_fails_to_start_a_server_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -250,3 +252,13 @@ def test_a_client_server_that_fails_to_start_a_server_is_asked_again(monkeypatch
         with pytest.raises(arena_ray.ArenaError, match=f"cannot reach Ray at --ray {address}: Initialization failure"):
             arena_ray._init(flaky, {}, address)
         assert flaky.calls == calls
+    # the server process found dead at its start (ray-project/ray#63202): asked again too
+    zombie = "Initialization failure from server:\npsutil.ZombieProcess: PID still exists but it's a zombie (pid=29599)"
+    flaky = _FlakyRay(1, zombie)
+    arena_ray._init(flaky, {}, "ray://head:10001")
+    assert flaky.calls == 2
+    # a cluster that is not there is not asked again
+    flaky = _FlakyRay(1, "ray client connection timeout")
+    with pytest.raises(arena_ray.ArenaError, match="connection timeout"):
+        arena_ray._init(flaky, {}, "ray://head:10001")
+    assert flaky.calls == 1

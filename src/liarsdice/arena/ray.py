@@ -103,8 +103,11 @@ def connected(config: ArenaConfig) -> Iterator[int]:
 
 
 # Ray's client server starts one server process per driver; under load that start sometimes fails
-# (the proxier forks while gRPC threads run) and the next attempt, a new process, succeeds.
+# (the proxier forks while gRPC threads run: ray-project/ray#63202) and the next attempt, a new
+# process, succeeds. The proxier says so as an "initialization failure from server": the start
+# failed, or it found the new process dead (a zombie) when it first looked at it.
 CLIENT_SERVER_ATTEMPTS = 3
+CLIENT_SERVER_FAILURES = ("Initialization failure from server", "Starting Ray client server failed")
 
 
 def _init(ray: ModuleType, options: dict[str, Any], address: str) -> None:
@@ -114,7 +117,7 @@ def _init(ray: ModuleType, options: dict[str, Any], address: str) -> None:
             ray.init(**options)
             return
         except (ConnectionError, RuntimeError, ValueError) as e:
-            if attempt < attempts and "Starting Ray client server failed" in str(e):
+            if attempt < attempts and any(failure in str(e) for failure in CLIENT_SERVER_FAILURES):
                 time.sleep(attempt)
                 continue
             raise ArenaError(f"cannot reach Ray at --ray {address}: {e}") from None
