@@ -99,10 +99,16 @@ def _assert_alike(made: Any, expected: Any, where: str = "analysis") -> None:
         assert isinstance(made, dict) and made.keys() == expected.keys(), f"{where}: {made} != {expected}"
         for key in expected:
             if key == "moves":
-                assert {m["move"] for m in made[key]} == {m["move"] for m in expected[key]}, where
                 mine = {m["move"]: m for m in made[key]}
-                for m in expected[key]:
-                    _assert_alike(mine[m["move"]], m, f"{where}.moves[{m['move']}]")
+                theirs = {m["move"]: m for m in expected[key]}
+                # the last move shown may be another of equal worth (a swap at the cut-off of the
+                # moves shown, seen in CI): each move only one side shows has its like on the other
+                for one, other in ((mine, theirs), (theirs, mine)):
+                    for name in one.keys() - other.keys():
+                        likes = [m for n, m in other.items() if n not in one]
+                        assert any(abs(m["value"] - one[name]["value"]) <= 1e-3 for m in likes), f"{where}: {name}"
+                for name in mine.keys() & theirs.keys():
+                    _assert_alike(mine[name], theirs[name], f"{where}.moves[{name}]")
             else:
                 _assert_alike(made[key], expected[key], f"{where}.{key}")
     elif isinstance(expected, list):
