@@ -290,12 +290,13 @@ class _Stored:
         self.units = np.frombuffer(payload, dtype=kind, count=value_bytes // kind.itemsize, offset=at + mask_bytes)
         # the top bid's liar call, where it is the only move: stored nowhere, certain where reached
         self.forced_calls = layout.liar_columns[layout.forced[layout.own > 0]]
+        self.stored_columns = ~layout.forced[layout.segment]  # the columns a reached node stores
 
     def tables(self) -> Tables:
         """(liar, bid, exact) of every hand."""
         layout = self.layout
         reached = self.reached.T
-        kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
+        kept = reached[:, layout.segment] & self.stored_columns[None, :]
         # float32, the strategy's own type: a 5 vs 5 strategy has some 17 million cells
         units = np.zeros((layout.hands, layout.columns), dtype=np.float32)
         units[kept] = self.units
@@ -306,7 +307,7 @@ class _Stored:
         """(liar, bid, exact) of hand number `hand`: its row of each of `tables`, the same numbers."""
         layout = self.layout
         reached = self.reached[:, hand]
-        kept = reached[layout.segment] & ~layout.forced[layout.segment]
+        kept = reached[layout.segment] & self.stored_columns
         units = np.zeros((1, layout.columns), dtype=np.float32)
         units[0, kept] = self.units[self.start[hand] : self.start[hand + 1]]
         units[0, self.forced_calls] = self.q * reached[layout.forced]
