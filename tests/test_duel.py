@@ -260,12 +260,23 @@ def test_the_train_command_goes_on_where_it_stopped(data_dir: Path) -> None:
 # ----- the bot -----
 
 
-def uniform(options, dice: tuple[int, int], k: int) -> DuelStrategy:  # type: ignore[no-untyped-def]
+def untrained(options, dice: tuple[int, int], k: int) -> DuelStrategy:  # type: ignore[no-untyped-def]
     """A strategy never trained (all zeros: every move alike), cheap for any round size."""
     g = game_for(options, dice, k)
     hands = [len(g.players[p].hands) for p in (0, 1)]
     liar = [np.zeros((hands[p], g.num_node_slots[p]), dtype=np.float32) for p in (0, 1)]
     bid = [np.zeros((hands[p], g.num_edge_slots[p]), dtype=np.float32) for p in (0, 1)]
+    return DuelStrategy(options, dice, k, liar, bid, graph=g)
+
+
+def arbitrary(options, dice: tuple[int, int], k: int, seed: int = 0) -> DuelStrategy:  # type: ignore[no-untyped-def]
+    """A strategy with some preference at every hand and node (random weights), cheap for any
+    round size."""
+    g = game_for(options, dice, k)
+    rng = np.random.default_rng(seed)
+    hands = [len(g.players[p].hands) for p in (0, 1)]
+    liar = [rng.random((hands[p], g.num_node_slots[p]), dtype=np.float32) + 0.1 for p in (0, 1)]
+    bid = [rng.random((hands[p], g.num_edge_slots[p]), dtype=np.float32) + 0.1 for p in (0, 1)]
     return DuelStrategy(options, dice, k, liar, bid, graph=g)
 
 
@@ -276,7 +287,7 @@ def test_bot_plays_legal_moves_in_every_duel_shape(wild: object, k: int | None) 
         for b in range(1, 6):
             options = duel((a, b), 6, wild)
             memory = default_k(options, (a, b)) if k is None else k
-            TrainedDuels.cache[strategy_key(options, (a, b), memory)] = uniform(options, (a, b), memory)
+            TrainedDuels.cache[strategy_key(options, (a, b), memory)] = arbitrary(options, (a, b), memory)
             game = Game(options, seats=["A", "B"])
             bots = [DuelBot(seed=rng.randrange(1 << 30), k=k), DuelBot(seed=rng.randrange(1 << 30), k=k)]
             for _ in range(3):
@@ -293,6 +304,29 @@ def test_bot_plays_legal_moves_in_every_duel_shape(wild: object, k: int | None) 
                     state, _ = state.apply(action)
                 # 1 vs 1 with six faces is the exact solver's; the rest is the duel strategy's.
                 assert sources == ({"exact"} if (a, b) == (1, 1) else {"duel"})
+
+
+def test_where_training_never_came_the_bot_plays_its_own_game() -> None:
+    from liarsdice.duel.packed import pack, unpack
+
+    options = duel((2, 2), 6, 1)
+    k = default_k(options, (2, 2))
+    never, some = untrained(options, (2, 2), k), arbitrary(options, (2, 2), k)
+    bids = never.game.spec.bids[:1]
+    for strategy in (never, unpack(pack(never, bits=6), lazy=True)):
+        # the policy of the strategy is still every move alike, but play has no answer there
+        assert len(set(strategy.policy((2, 5), bids).values())) <= 2
+        assert strategy.play((2, 5), bids) == {}
+    assert some.play((2, 5), bids) == some.policy((2, 5), bids) != {}
+    try:
+        TrainedDuels.cache[strategy_key(options, (2, 2), k)] = never
+        bot = DuelBot(seed=3)
+        state = Game(options, seats=["A", "B"]).position([(2, 5), (3, 3)], starter=0)
+        assert bot.act(state.view(0)) in state.view(0).legal_actions and bot.source == "fallback"
+        TrainedDuels.cache[strategy_key(options, (2, 2), k)] = some
+        assert bot.act(state.view(0)) in state.view(0).legal_actions and bot.source == "duel"
+    finally:
+        TrainedDuels.cache.pop(strategy_key(options, (2, 2), k), None)
 
 
 def test_bot_plays_the_last_duel_of_a_multi_player_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ from liarsdice.duel.dcfr import Trainer
 from liarsdice.duel.packed import BITS, Layout, PackedStrategy, own_reach, pack, unpack
 from liarsdice.duel.plan import VARIANTS, Entry, entries, select
 from liarsdice.duel.rebuild import Built, build, checkpoint_path, record
-from liarsdice.rules import Game, preset_options
+from liarsdice.rules import Bid, Game, preset_options
 
 DICE = (2, 1)
 K = 2
@@ -407,3 +407,12 @@ def test_a_player_with_no_more_hands_than_the_sample_updates_every_hand() -> Non
     sampled.iterate()
     assert np.array_equal(full.r_bid[0], sampled.r_bid[0]) and np.array_equal(full.a_bid[0], sampled.a_bid[0])
     assert not np.array_equal(full.r_bid[1], sampled.r_bid[1])  # the other player is sampled
+
+
+def test_a_shipped_strategy_has_no_answer_where_its_training_never_came() -> None:
+    # Spot-on, one die against five: the one-die opener seldom opens at five fives, and the
+    # trained average of five fives facing it is every move alike (a bid of six fours among them).
+    strategy = shipped.shipped_strategy(preset_options("red-dead", {"num_players": 2}), (1, 5), PACKAGE_SHIPPED)
+    assert strategy is not None
+    assert strategy.play((5, 5, 5, 5, 5), [Bid(5, 5)]) == {}
+    assert strategy.play((1, 2, 3, 4, 6), [Bid(5, 5)]) == strategy.policy((1, 2, 3, 4, 6), [Bid(5, 5)])

@@ -96,7 +96,7 @@ class DuelBot(Bot):
         strategy = self.strategy_for(view.options, dice)
         if strategy is None:
             return None
-        chances = policy_at(strategy.policy, view)
+        chances = policy_at(strategy.play, view)
         if chances is not None:
             self.source = "duel"
         return chances

@@ -92,7 +92,7 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
         if solution is not None:
             return solution.policy
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
-    return None if strategy is None else strategy.policy
+    return None if strategy is None else strategy.play
 
 
 @lru_cache(maxsize=64)

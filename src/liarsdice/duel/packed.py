@@ -10,7 +10,8 @@ The `.npz` of `DuelStrategy.save` keeps every probability as float32 (a 2 vs 2 s
 - a (hand, node) the player itself never reaches with that hand under the quantised strategy
   (its own reach is zero: some raise of its own on every path there has probability 0) is not
   stored: no play of this strategy can come to it, so any answer there is as good. The loader
-  leaves it at zero, which `DuelStrategy.policy` answers with every move alike;
+  leaves it at zero, which `DuelStrategy.policy` answers with every move alike (and
+  `DuelStrategy.play`, what bots play, with no answer);
 - nodes with one move only (the top bid: the liar call) are not stored either;
 - which (hand, node) are kept is a bitmap (node by node), the units are stored hand by hand,
   and bitmaps and units go through one lzma stream.

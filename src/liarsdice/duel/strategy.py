@@ -98,6 +98,23 @@ class DuelStrategy:
             return dict.fromkeys(moves, 1.0 / len(moves))
         return {a: p / total for a, p in out.items()}
 
+    def play(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | str | None, float]:
+        """`policy` where training came to this hand at this node; empty where it never did. There
+        the stored moves are all alike (within the file's precision), absurd ones included: the
+        average of a (hand, node) no sampled round reached is every move alike. In lopsided duels
+        that is up to some 8% of the larger side's hands at a node, where the smaller side's
+        equilibrium seldom goes and other players often do; a bot plays its own game there."""
+        policy = self.policy(hand, bids)
+        g = self.game
+        node = g.node_of(list(bids))
+        moves = int(g.edge_count[node]) + ((2 if g.has_exact else 1) if node > 0 else 0)
+        chances = [p for p in policy.values() if p > 0]
+        bits = self.meta.get("bits")
+        unit = 1.0 / ((1 << int(bits)) - 1) if bits else 0.0
+        if moves >= 2 and len(chances) == moves and max(chances) - min(chances) <= unit * 1.01 + 1e-6:
+            return {}
+        return policy
+
     def rows(self, player: int, hand: int) -> tuple[Probabilities, Probabilities, Probabilities]:
         """`player`'s liar, raise and exact probabilities with hand number `hand`: its row of each."""
         return self.liar[player][hand], self.bid[player][hand], self.exact[player][hand]
