@@ -62,6 +62,7 @@ class Hands:
         self._values: dict[tuple[int, bool | None, float, float], Floats] = {}
         self._likeliest: dict[int, Floats] = {}
         self._facing_at: dict[int, Ints] = {}
+        self._able: dict[int, BoolArray] = {}
         # the set and rows of each list of bids scored (Tavern scores its best claims at every raise)
         self._rows: dict[tuple[tuple[int, ...], bool, tuple[Bid | None, ...]], tuple[_Set, Ints] | None] = {}
         if bids:
@@ -201,11 +202,9 @@ class Hands:
         # flat [levels * C, F] table, found once for every stakes (Tavern asks at each raise level)
         at = self._facing_at.get(id(found))
         if at is None:
-            at = self._facing_at[id(found)] = (
-                level[:, None, :] * count + np.arange(count)[None, :, None]
-            ) * faces + np.arange(faces)
+            at = self._facing_at[id(found)] = facing_index(level, count, np.arange(count)[None, :], faces)
         challenge = np.take(challenge_value(f, win, lose), at)
-        able = (f.raised[:count] > 0).any(axis=2)  # [C, F]
+        able = self.able(found)
         if win >= 0 and lose >= 0:
             # Our raise is worth more the likelier it is, in floating point too (`raise_worth`,
             # with stakes that are not negative): the best raise is the likeliest, whatever the
@@ -222,11 +221,19 @@ class Hands:
         f = found.ahead.facing
         assert f is not None
         if id(found) not in self._likeliest:
-            count = len(found.row)
-            able = (f.raised[:count] > 0).any(axis=2)  # [C, F]
-            chance = self._best_at_levels(np.where(f.raised > 0, f.raise_chance, -np.inf), count)
-            self._likeliest[id(found)] = np.where(able, chance, 0.0)  # 0: no raise, and no inf to multiply
+            chance = self._best_at_levels(np.where(f.raised > 0, f.raise_chance, -np.inf), len(found.row))
+            # 0: no raise, and no inf to multiply
+            self._likeliest[id(found)] = np.where(self.able(found), chance, 0.0)
         return self._likeliest[id(found)]
+
+    def able(self, found: _Set) -> BoolArray:
+        """[C, F]: whether we have a raise above the next player's raise on each face, facing
+        each bid of `found` (found once per set)."""
+        if id(found) not in self._able:
+            f = found.ahead.facing
+            assert f is not None
+            self._able[id(found)] = np.asarray((f.raised[: len(found.row)] > 0).any(axis=2))
+        return self._able[id(found)]
 
     def _best_at_levels(self, table: Floats, count: int) -> Floats:
         """[H, C, F]: the most of `table` ([levels * C, F, F], our raise on the last face) over
@@ -255,10 +262,9 @@ class Picked:
         if f is None:
             return
         count, faces, level = len(found.row), hands.first.r.faces, hands.level
-        # facing a raise on face g, hand h reads its challenge at its own count on g (`_table`)
-        self.facing_at = (level[:, None, :] * count + columns[:, :, None]) * faces + np.arange(faces)
+        self.facing_at = facing_index(level, count, columns, faces)
         self.group = f.group[columns]  # [H, K, F]
-        self.able: BoolArray = np.asarray((f.raised[:count] > 0).any(axis=2))[columns]
+        self.able: BoolArray = hands.able(found)[columns]
         self._likeliest: Floats | None = None
 
     def values(self, win: float, lose: float) -> Floats:
@@ -278,3 +284,11 @@ class Picked:
         challenge = np.take(challenge_value(f, win, lose), self.facing_at)
         best = np.where(self.able, raise_worth(self._likeliest, win, lose), -np.inf)
         return value + hands.first.r.come_back * facing_value(self.group, challenge, best)
+
+
+def facing_index(level: Ints, count: int, columns: Ints, faces: int) -> Ints:
+    """[H, K, F]: facing a raise on face g after the bid of column k, where hand h reads its
+    challenge, at its own count on g, in the flat [levels * count, F] table of a set's values
+    (`level`: [H, F], each hand's count above the lowest; `columns`: [H, K] or [1, K])."""
+    out: Ints = (level[:, None, :] * count + columns[:, :, None]) * faces + np.arange(faces)
+    return out
