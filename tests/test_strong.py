@@ -472,3 +472,37 @@ def test_policies_of_many_hands_at_once_are_each_hand_s_policy() -> None:
     other_position = _duel_views(2, (Bid(2, 3),))[0]
     with pytest.raises(ValueError, match="one public position"):
         StrongBot(0).policies([views[0], other_position])
+
+
+@pytest.mark.parametrize("preset", ["perudo", "soar", "tavern"])
+def test_a_kept_bid_likelihood_is_the_one_worked_out(preset: str) -> None:
+    from liarsdice.bots import strong_belief as sb
+
+    # Rounds of four seats played by Expert: each seat's reading of the others' moves in every
+    # round, worked out with the likelihoods kept from all the readings before, and afresh.
+    rng = random.Random(5)
+    game = Game(preset_options(preset, {"num_players": 4}))
+    views = []
+    for g in range(12):
+        state = game.new_initial_state()
+        bots = [StrongBot(s) for s in range(4)]
+        moves = 0
+        while not state.is_terminal and moves < 4 + g:
+            if state.is_chance:
+                state, _ = state.apply(state.sample_chance(rng))
+                continue
+            seat = state.to_act
+            assert seat is not None
+            state, _ = state.apply(bots[seat].act(state.view(seat)))
+            moves += 1
+        if not state.is_terminal and not state.is_chance:
+            views += [state.view(s) for s in range(4) if state.view(s).hand]
+    sb._likelihoods.clear()
+    kept = [sb.move_likelihoods(Round(v)) for v in views]
+    assert sum(len(k) for k in kept) > 50
+    for view, got in zip(views, kept, strict=True):
+        sb._likelihoods.clear()
+        fresh = sb.move_likelihoods(Round(view))
+        assert fresh.keys() == got.keys()
+        for i in fresh:
+            np.testing.assert_array_equal(fresh[i], got[i])

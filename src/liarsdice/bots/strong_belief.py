@@ -277,6 +277,42 @@ def bid_likelihood(
     return noise / faces_open + (1 - noise) * share
 
 
+# A bid's likelihood from each hand of its bidder, kept for the process: every position read
+# later in the round works the same moves out again (the reader asks about each earlier turn of
+# every other player at each decision, a decision of six seats some 35 moves). Keyed by all
+# `bid_likelihood` reads; at most KEPT_LIKELIHOODS, then begun afresh.
+KEPT_LIKELIHOODS = 20_000
+_likelihoods: dict[tuple[object, ...], Floats] = {}
+
+
+def kept_bid_likelihood(
+    r: Round, match: Ints, unknown: int, pushed: Sequence[int], standing: Bid | None, seat: int, bid: Bid
+) -> Floats:
+    """`bid_likelihood` with `pushed` the dice pushed before the bid, kept (read-only)."""
+    view = r.view
+    key = (
+        view.options,
+        view.one_die_round,
+        r.wild,
+        r.q_max,
+        unknown,
+        len(match),
+        view.dice[seat],
+        tuple(pushed),
+        standing,
+        bid,
+        r.noise.get(seat, BID_NOISE),
+    )
+    got = _likelihoods.get(key)
+    if got is None:
+        got = bid_likelihood(r, match, unknown, match_vector(pushed, r.faces, r.wild), standing, seat, bid)
+        got.flags.writeable = False
+        if len(_likelihoods) >= KEPT_LIKELIHOODS:
+            _likelihoods.clear()
+        _likelihoods[key] = got
+    return got
+
+
 def beliefs(r: Round, moves: dict[int, Floats] | None = None) -> dict[int, Floats]:
     """Normalised weights over the hands of every other counted cup, from this round's history
     (`moves`: its `move_likelihoods`, if worked out already)."""
@@ -313,7 +349,7 @@ def move_likelihoods(r: Round) -> dict[int, Floats]:
             unknown = r.total - r.cup_size[seat] - len(pushed)
             likelihood: Floats | None = None
             if isinstance(action, (BidAction, Claim)):
-                likelihood = bid_likelihood(r, match, unknown, pm, standing, seat, action.bid)
+                likelihood = kept_bid_likelihood(r, match, unknown, pushed, standing, seat, action.bid)
                 if isinstance(action, Claim):
                     own = standing_chance(r, match, unknown, pm, action.bid)
                     sure = sigmoid(VOTE_SHARPNESS * (own - RAISE_CONFIDENCE))
