@@ -171,6 +171,25 @@ def test_a_fresh_empty_data_directory_plays_the_shipped_strategy(folders: Path) 
     assert sd.equilibrium_at(view, None) is not None
 
 
+def test_the_next_round_s_strategies_are_looked_up_ahead_in_the_background(folders: Path) -> None:
+    import time
+
+    from liarsdice.duel import default_k
+
+    artifact = ship(folders)  # 2 dice against 1
+    options = duel_view({"wild_face": 1}).options
+    TrainedDuels.fetch_ahead(options, (2, 2))  # the next round: 2 vs 1 or 1 vs 2
+    found = strategy_key(options, DICE, default_k(options, DICE))
+    missing = strategy_key(options, (1, 2), default_k(options, (1, 2)))
+    deadline = time.monotonic() + 60
+    while (found not in TrainedDuels.cache or missing not in TrainedDuels.not_trained) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    strategy = TrainedDuels.cache[found]
+    assert strategy is not None and strategy.meta["shipped"] == artifact.file
+    assert missing not in TrainedDuels.cache  # none for 1 vs 2: noted, and nothing trained
+    assert not strategies_dir().exists()
+
+
 @pytest.mark.parametrize(
     ("preset", "overrides"),
     [

@@ -94,6 +94,7 @@ class DuelBot(Bot):
                 self.source = "exact"
                 return exact
         strategy = self.strategy_for(view.options, dice)
+        TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
         if strategy is None:
             return None
         chances = policy_at(strategy.play, view)

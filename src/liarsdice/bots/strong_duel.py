@@ -92,6 +92,7 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
         if solution is not None:
             return solution.policy
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
+    TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
     return None if strategy is None else strategy.play
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import queue
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 # faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
 TRAIN_ON_THE_FLY_WORK = 4e6
 TRAIN_ITERATIONS = 300
+# The most dice a cup of a shipped duel holds: the next rounds fetched ahead go no higher.
+MAX_DUEL_DICE = 5
 
 
 @lru_cache(maxsize=1024)  # every decision asks
@@ -60,6 +63,14 @@ class TrainedDuels:
     cache: ClassVar[dict[str, DuelStrategy | None]] = {}
     not_trained: ClassVar[set[str]] = set()  # looked for without training, and not found
     lock: ClassVar[threading.Lock] = threading.Lock()
+    # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
+    _ahead: ClassVar[queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int]]]] = (
+        queue.SimpleQueue()
+    )
+    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int]]]] = set()
+    _fetcher: ClassVar[threading.Thread | None] = None
+    _starting: ClassVar[threading.Lock] = threading.Lock()
+    _last_ahead: ClassVar[tuple[int, Options, tuple[int, int]] | None] = None
 
     @classmethod
     def strategy_for(
@@ -68,6 +79,52 @@ class TrainedDuels:
         """The strategy of this duel, remembering `k` bids (None: the duel's default memory, or
         another trained here if that one is not): from memory, the data directory or the package's
         shipped strategies, or trained now if small (unless not `train_small`); else None."""
+        return cls._look_up(options, dice, k, train_small, cls.cache, cls.not_trained)
+
+    @classmethod
+    def fetch_ahead(cls, options: Options, dice: tuple[int, int]) -> None:
+        """Look up, in the background, the strategies of the duels the next round of this one may
+        be (a die fewer for either player, or more where a hit gains one; either may open), so
+        that the decision that first needs one does not wait for it: loading one takes 20 to 40
+        ms (its graph, its lzma stream), and a game of 5 dice each meets some twenty. Nothing is
+        trained there; a lookup that finds nothing is kept as such (`not_trained`)."""
+        if cls._last_ahead == (id(cls.cache), options, dice):
+            return  # asked at every decision: most are of the round asked about last
+        cls._last_ahead = (id(cls.cache), options, dice)
+        a, b = dice
+        steps = (-1, 1) if options.exact == "gain_die" else (-1,)
+        sizes = [(a + d, b) for d in steps] + [(a, b + d) for d in steps]
+        cache, missing = cls.cache, cls.not_trained
+        for x, y in sizes:
+            if min(x, y) < 1 or max(x, y) > MAX_DUEL_DICE:
+                continue
+            for pair in ((x, y), (y, x)):
+                if (id(cache), options, pair) not in cls._asked_ahead:
+                    cls._asked_ahead.add((id(cache), options, pair))
+                    cls._ahead.put((cache, missing, options, pair))
+        with cls._starting:  # not `lock`: the fetcher holds that while it loads
+            if cls._fetcher is None:
+                cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
+                cls._fetcher.start()
+
+    @classmethod
+    def _fetch(cls) -> None:
+        while True:
+            cache, missing, options, dice = cls._ahead.get()
+            # Into the tables of when it was asked: a test that swapped them meanwhile sees nothing.
+            with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
+                cls._look_up(options, dice, None, False, cache, missing)
+
+    @classmethod
+    def _look_up(
+        cls,
+        options: Options,
+        dice: tuple[int, int],
+        k: int | None,
+        train_small: bool,
+        cache: dict[str, DuelStrategy | None],
+        not_trained: set[str],
+    ) -> DuelStrategy | None:
         try:
             from ..duel import default_k, game_for, least_work, train
             from ..duel.shipped import shipped_strategy
@@ -78,13 +135,13 @@ class TrainedDuels:
         except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
             return None
         key = strategy_key(options, dice, memory)
-        if key in cls.cache:
-            return cls.cache[key]
-        if not train_small and key in cls.not_trained:
+        if key in cache:
+            return cache[key]
+        if not train_small and key in not_trained:
             return None
         with cls.lock:
-            if key in cls.cache:
-                return cls.cache[key]
+            if key in cache:
+                return cache[key]
             strategy = load_strategy(options, dice, memory)
             if strategy is None and k is None:
                 # Trained with another memory (`liarsdice train --k`): better than none.
@@ -97,7 +154,7 @@ class TrainedDuels:
                 if strategy is not None and k is not None and strategy.k != k:
                     strategy = None  # another memory was asked for
             if strategy is None and not train_small:
-                cls.not_trained.add(key)  # not cached as None: a later call may train it
+                not_trained.add(key)  # not cached as None: a later call may train it
                 return None
             if strategy is None:
                 try:
@@ -111,7 +168,7 @@ class TrainedDuels:
                         strategy = train(options, dice, k=memory, iterations=TRAIN_ITERATIONS)
                         with contextlib.suppress(OSError):
                             strategy.save(strategies_dir() / f"{key}.npz")
-            cls.cache[key] = strategy
+            cache[key] = strategy
             return strategy
 
     @classmethod
@@ -120,6 +177,8 @@ class TrainedDuels:
         with cls.lock:
             cls.cache.clear()
             cls.not_trained.clear()
+            cls._asked_ahead.clear()
+            cls._last_ahead = None
 
 
 __all__ = [
