@@ -190,6 +190,22 @@ def test_the_next_round_s_strategies_are_looked_up_ahead_in_the_background(folde
     assert not strategies_dir().exists()
 
 
+def test_one_die_each_is_solved_ahead_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from liarsdice.bots.cfr import CfrBot, solution_key
+
+    monkeypatch.setattr(CfrBot, "_cache", {})
+    options = duel_view({"wild_face": 1}).options  # no exact call: 1 vs 1 is solved exactly
+    TrainedDuels.fetch_ahead(options, (1, 2))
+    key = solution_key(options, (1, 1))
+    deadline = time.monotonic() + 60
+    while key not in CfrBot._cache and time.monotonic() < deadline:
+        time.sleep(0.01)
+    solution = CfrBot._cache[key]
+    assert solution is not None and solution.exploitability < 1e-3
+
+
 @pytest.mark.parametrize(
     ("preset", "overrides"),
     [
