@@ -451,3 +451,10 @@ def test_a_shipped_strategy_has_no_answer_where_its_training_never_came() -> Non
     assert strategy is not None
     assert strategy.play((5, 5, 5, 5, 5), [Bid(5, 5)]) == {}
     assert strategy.play((1, 2, 3, 4, 6), [Bid(5, 5)]) == strategy.policy((1, 2, 3, 4, 6), [Bid(5, 5)])
+
+
+def test_the_rounds_fetched_ahead_go_no_higher_than_the_plan() -> None:
+    from liarsdice.bots.trained import MAX_DUEL_DICE
+    from liarsdice.duel.plan import MAX_DICE
+
+    assert MAX_DUEL_DICE == MAX_DICE

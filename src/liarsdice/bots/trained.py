@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 # faces, remembering every bid, is 3e5; 2 dice against 1 remembering 10 bids is 3e7, a minute).
 TRAIN_ON_THE_FLY_WORK = 4e6
 TRAIN_ITERATIONS = 300
-# The most dice a cup of a shipped duel holds: the next rounds fetched ahead go no higher.
+# The most dice a cup of a shipped duel holds (`duel.plan.MAX_DICE`, not imported: the duel
+# package needs the solver's extra): the next rounds fetched ahead go no higher.
 MAX_DUEL_DICE = 5
 
 
