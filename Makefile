@@ -46,6 +46,11 @@ reference:
 JOBS ?= 2
 strategies: $(VENV)/.installed-test
 	$(BIN)/liarsdice train --all --jobs $(JOBS) $(ARGS)
+	$(BIN)/liarsdice solve -p classic -o wild_face=1 -o rounds=single --ship
+	$(BIN)/liarsdice solve -p openspiel --ship
+	$(BIN)/liarsdice solve -p classic -o rounds=single --ship
+	$(BIN)/liarsdice solve -p perudo_basic -o rounds=single --ship
+	$(BIN)/liarsdice solve -p jokers -o rounds=single -o challenge_mode=duel --ship
 
 # The published scenarios, through the published checker, if shared/ is beside this checkout.
 conformance: $(VENV)/.installed

@@ -248,6 +248,38 @@ def test_one_die_each_is_played_exactly_not_from_a_shipped_file(folders: Path) -
     assert bot.source == "exact"
 
 
+@pytest.mark.parametrize("variant", ["ones", "top", "none", "perudo", "jokers"])
+def test_one_die_each_is_played_from_a_shipped_solution_with_nothing_solved(
+    folders: Path, monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    import liarsdice.solver as solver
+    from liarsdice.bots.cfr import CfrBot, solutions_dir
+
+    def no_solving(*args: object, **kwargs: object) -> None:
+        raise AssertionError("solved at play time")
+
+    monkeypatch.setattr(solver, "solve", no_solving)
+    monkeypatch.setattr(CfrBot, "_cache", {})
+    preset, overrides = VARIANTS[variant]
+    options = preset_options(preset, {**overrides, "num_players": 2, "dice_per_player": 1})
+    bot = DuelBot(seed=0)
+    view = Game(options, ["A", "B"]).position([(2,), (5,)], starter=0).view(0)
+    assert bot.act(view) in view.legal_actions and bot.source == "exact"
+    assert not solutions_dir().exists()  # nothing solved or written at play time
+
+
+def test_the_shipped_solutions_are_exact_and_named_for_their_rules() -> None:
+    from liarsdice.bots.cfr import SHIPPED_SOLUTIONS, solution_key
+    from liarsdice.solver import Solution
+
+    files = sorted(SHIPPED_SOLUTIONS.glob("*.npz"))
+    assert len(files) == 5
+    for path in files:
+        solution = Solution.load(path)
+        assert solution.dice == (1, 1) and solution.exploitability <= 1e-3
+        assert path.name == f"{solution_key(solution.options, solution.dice)}.npz"
+
+
 def damage(folder: Path, artifact: shipped.Artifact, how: str) -> None:
     path = folder / artifact.file
     manifest = folder / shipped.MANIFEST
@@ -355,7 +387,10 @@ def test_the_package_s_own_artifacts_are_whole_of_the_plan_and_within_the_budget
         assert strategy.dice == entry.dice and shipped.rules_key(strategy.options) == artifact.rules
     files = {p.name for p in PACKAGE_SHIPPED.glob("*.duel")}
     assert files == {a.file for a in artifacts}, "a .duel file the manifest does not list, or the reverse"
-    assert sum(p.stat().st_size for p in PACKAGE_SHIPPED.iterdir()) < BUDGET
+    from liarsdice.bots.cfr import SHIPPED_SOLUTIONS
+
+    held = [*PACKAGE_SHIPPED.iterdir(), *SHIPPED_SOLUTIONS.iterdir()]
+    assert sum(p.stat().st_size for p in held) < BUDGET
 
 
 def test_train_all_writes_an_artifact_and_its_entry_and_a_second_run_skips_it(tmp_path: Path) -> None:

@@ -416,3 +416,18 @@ def test_solve_refuses_a_tree_that_does_not_fit_in_memory() -> None:
     result = CliRunner().invoke(app, ["solve", "--dice", "3", "3"])
     assert result.exit_code == 2, result.output
     assert "needs about" in result.output and "TB of memory" in result.output and "available" in result.output
+
+
+def test_solve_ships_a_solution_under_its_rules_name_only_when_it_reached_the_target(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import liarsdice.bots.cfr as cfr
+
+    monkeypatch.setattr(cfr, "SHIPPED_SOLUTIONS", tmp_path)
+    short = CliRunner().invoke(app, ["solve", "--iterations", "1", "--ship"])
+    assert short.exit_code == 0 and "not shipped: the target was not reached" in short.output
+    assert not list(tmp_path.iterdir())
+    whole = CliRunner().invoke(app, ["solve", "--ship"])
+    assert whole.exit_code == 0, whole.output
+    name = f"{cfr.solution_key(preset_options('openspiel', {'num_players': 2}), (1, 1))}.npz"
+    assert [p.name for p in tmp_path.iterdir()] == [name] and f"strategy: {tmp_path / name}" in whole.output

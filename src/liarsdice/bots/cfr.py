@@ -59,6 +59,12 @@ def solutions_dir() -> Path:
     return data_dir() / "solutions"
 
 
+# The exact solutions the package ships: one die each in every variant without an exact call
+# (`liarsdice solve -p PRESET --ship`, all of them by `make strategies`), where solving on first
+# use took up to 1.5 s in the middle of a game.
+SHIPPED_SOLUTIONS = Path(__file__).parent / "data" / "solutions"
+
+
 class CfrBot(Bot):
     level = "cfr"
     description = "plays a solved equilibrium in two-player rounds, the odds elsewhere"
@@ -74,7 +80,8 @@ class CfrBot(Bot):
         self.fallback = ProbabilityBot(seed)
 
     def solution_for(self, options: Options, dice: tuple[int, int], seconds: float | None = None) -> Solution | None:
-        """The solution of this game: from memory, disk, or solved now if small (within `seconds`,
+        """The solution of this game: from memory, the data directory, the package's shipped ones
+        (`SHIPPED_SOLUTIONS`), or solved now if small (within `seconds`,
         else SOLVE_SECONDS); else None. A solve cut short by the time is used, and kept in memory
         only, so that a later call with more time may finish it."""
         try:
@@ -93,11 +100,12 @@ class CfrBot(Bot):
                 return self._partial[key]  # no more time now than it had
             path = solutions_dir() / f"{key}.npz"
             solution = None
-            if path.exists():
-                try:
-                    solution = Solution.load(path)
-                except (OSError, ValueError):
-                    solution = None
+            for found in (path, SHIPPED_SOLUTIONS / f"{key}.npz"):
+                if solution is None and found.exists():
+                    try:
+                        solution = Solution.load(found)
+                    except (OSError, ValueError):
+                        solution = None
             if solution is None:
                 try:
                     spec = GameSpec.from_options(options, dice)

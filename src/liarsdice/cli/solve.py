@@ -32,6 +32,9 @@ def solve(
     out: Annotated[Path | None, typer.Option("--out", help="save the strategy here (.npz)")] = None,
     plots: Annotated[Path | None, typer.Option("--plots", help="write convergence.png and opening.png here")] = None,
     cache: Annotated[bool, typer.Option("--cache", help="also save it where the cfr bot looks")] = False,
+    ship: Annotated[
+        bool, typer.Option("--ship", help="also save it among the package's shipped solutions (a checkout's)")
+    ] = False,
 ) -> None:
     """Solve a two-player, single-round game (bids and liar calls) with CFR+ or DCFR."""
     try:
@@ -123,10 +126,16 @@ def solve(
     saved = []
     if out is not None:
         saved.append(solution.save(out))
-    if cache:
-        from ..bots.cfr import solution_key, solutions_dir
+    if cache or ship:
+        from ..bots.cfr import SHIPPED_SOLUTIONS, solution_key, solutions_dir
 
-        saved.append(solution.save(solutions_dir() / f"{solution_key(options, dice)}.npz"))
+        name = f"{solution_key(options, dice)}.npz"
+        if cache:
+            saved.append(solution.save(solutions_dir() / name))
+        if ship and solution.exploitability <= target:
+            saved.append(solution.save(SHIPPED_SOLUTIONS / name))
+        elif ship:
+            typer.echo("not shipped: the target was not reached", err=True)
     for path in saved:
         typer.echo(f"strategy: {path}")
     if plots is not None:

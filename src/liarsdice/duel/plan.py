@@ -2,7 +2,8 @@
 
 A variant is the bidding and counting rules of the presets' two-player rounds (the rules a shipped
 strategy is keyed by, `shipped.RULE_FIELDS`). Each variant has an entry per pair of cup sizes
-from 1 to 5 dice, the opener's first, except 1 vs 1, which the duel bot solves exactly. An entry
+from 1 to 5 dice, the opener's first, except 1 vs 1 where the rules have no exact call: the
+duel bot plays its exact solution there (shipped in `bots/data/solutions`). An entry
 fixes everything the artifact depends on (the memory k, the iterations, the hands sampled, the
 seed and the bits a probability), so that the same entry always makes the same file: a count of
 iterations, not a time, whatever the machine's load.
