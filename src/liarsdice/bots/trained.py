@@ -117,8 +117,8 @@ class TrainedDuels:
             with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
                 cls._look_up(options, dice, None, False, cache, missing)
                 if dice == (1, 1) and options.exact == "none":
-                    # One die each is played by its exact solution, solved on first use where
-                    # none is on disk: 1.5 s for Jokers' bids, in the middle of a game.
+                    # One die each is played by its exact solution: shipped for the presets'
+                    # rules, else solved on first use (1.5 s for Jokers' bids, mid-game).
                     CfrBot(0).solution_for(options, dice)
 
     @classmethod

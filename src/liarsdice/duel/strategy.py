@@ -72,8 +72,10 @@ class DuelStrategy:
     def policy(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | str | None, float]:
         """How the player to act after `bids` (player 0 opened), holding `hand`, plays:
         probability by raise, by None for the liar call and by EXACT for the exact call."""
+        return self._policy_at(hand, self.game.node_of(list(bids)))
+
+    def _policy_at(self, hand: Sequence[int], node: int) -> dict[Bid | str | None, float]:
         g = self.game
-        node = g.node_of(list(bids))
         player = int(g.parity[node])
         key = tuple(sorted(hand))
         h = g.players[player].index.get(key)
@@ -104,9 +106,9 @@ class DuelStrategy:
         average of a (hand, node) no sampled round reached is every move alike. In lopsided duels
         that is up to some 8% of the larger side's hands at a node, where the smaller side's
         equilibrium seldom goes and other players often do; a bot plays its own game there."""
-        policy = self.policy(hand, bids)
         g = self.game
         node = g.node_of(list(bids))
+        policy = self._policy_at(hand, node)
         moves = int(g.edge_count[node]) + ((2 if g.has_exact else 1) if node > 0 else 0)
         chances = [p for p in policy.values() if p > 0]
         bits = self.meta.get("bits")
