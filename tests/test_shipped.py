@@ -190,6 +190,28 @@ def test_the_next_round_s_strategies_are_looked_up_ahead_in_the_background(folde
     assert not strategies_dir().exists()
 
 
+def test_the_first_duel_of_a_table_of_three_is_looked_up_ahead(folders: Path) -> None:
+    """At a table of three where a cup of one die may go out, Master's decision there has the duel
+    of the other two looked up in the background: the game's first duel decision finds it."""
+    import time
+
+    from liarsdice.duel import default_k
+
+    artifact = ship(folders)  # 2 dice against 1
+    options = preset_options("classic", {"num_players": 3, "dice_per_player": [2, 1, 1], "wild_face": 1})
+    view = Game(options, seats=["A", "B", "C"]).position([(2, 5), (3,), (4,)], starter=0).view(0)
+    found = strategy_key(options, DICE, default_k(options, DICE))
+    assert found not in TrainedDuels.cache
+    bot = DuelBot(seed=0)
+    assert bot.act(view) in view.legal_actions and bot.source == "fallback"  # not a duel yet
+    deadline = time.monotonic() + 60
+    while found not in TrainedDuels.cache and time.monotonic() < deadline:
+        time.sleep(0.01)
+    strategy = TrainedDuels.cache[found]
+    assert strategy is not None and strategy.meta["shipped"] == artifact.file
+    bot.close()
+
+
 def test_one_die_each_is_solved_ahead_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 

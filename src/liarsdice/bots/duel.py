@@ -28,6 +28,7 @@ exact solution of the first step is of bids alone and is not played there).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..rules import Action, Options, PlayerView
@@ -64,9 +65,22 @@ class DuelBot(Bot):
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         chances = self._duel_policy(view, limit)
-        if chances is not None:
-            return draw(chances, self.rng.random())
-        return self.fallback.act(view, limit)
+        if chances is None:
+            return self.fallback.act(view, limit)
+        action = draw(chances, self.rng.random())
+        if isinstance(self.fallback, ReaderBot):
+            # the opponent's answer is checked after the reveal, or read once the reader plays
+            self.fallback.foresee(view, action)
+        return action
+
+    def observe(self, events: Sequence[object]) -> None:
+        """Each step's events, for the reader to foresee the next player's turn (`ReaderBot.observe`)."""
+        if isinstance(self.fallback, ReaderBot):
+            self.fallback.observe(events)
+
+    def close(self) -> None:
+        self.fallback.close()
+        super().close()
 
     def policy(self, view: PlayerView) -> Policy:
         """The chance of each move `act` may make in `view` (it draws from this): what
@@ -80,6 +94,7 @@ class DuelBot(Bot):
         self.source = "fallback"
         dice = duel_dice(view)
         if dice is None:
+            _fetch_first_duel(view)
             return None
         # Learn from every reveal, also those of rounds the strategy played.
         self.fallback.learn(view)
@@ -109,3 +124,19 @@ class DuelBot(Bot):
             return False
         others = [s for s, active in enumerate(view.active) if active and s != view.seat]
         return len(others) == 1 and reader.misfit(others[0]) < TRUST_MISFIT
+
+
+def _fetch_first_duel(view: PlayerView) -> None:
+    """At a table of three where a cup of one die may leave this round (lost, or shed), the duel
+    of the other two that would follow: its strategy looked up in the background, so that the
+    game's first duel decision does not wait for it (`TrainedDuels.fetch_ahead`)."""
+    seats = [s for s, active in enumerate(view.active) if active]
+    if len(seats) != 3:
+        return
+    sizes = []
+    for leaving in seats:
+        if view.dice[leaving] == 1:
+            a, b = (view.dice[s] for s in seats if s != leaving)
+            sizes.append((a, b))
+    if sizes:
+        TrainedDuels.fetch(view.options, sizes)

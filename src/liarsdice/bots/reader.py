@@ -28,19 +28,27 @@ palifico), whose positions the public facts alone do not set up again, are read 
 them. In Soar the model is asked as if it could neither pass nor push (READ_PASS_AND_PUSH):
 scoring each hand's pushes took three quarters of a read, and in a round without a push a pass
 or a push only says which hands would not have made the move read.
+
+The next player's turn is set by our move alone: once the reader (or Master, in the duel it
+plays from a strategy) has moved, the model's answers there, for every move and every hand of
+that player, are worked out in the background while the others think (`bots/pondering.py`,
+`foresee`), and kept with the rest. The decision that reads that player's move, and the check of
+it after the reveal, then find them kept: the same answers, sooner.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
-from ..rules import Game, PlayerView
+from ..rules import Action, BidAction, Game, OwnHandRolled, Pass, PlayerView, RoundStarted, Turn
+from .base import Limit
+from .pondering import Pondering
 from .strong import StrongBot, new_game
 from .strong_belief import Floats, Round, beliefs, move_likelihoods
 from .strong_counts import Ints, hand_space
@@ -91,8 +99,14 @@ CHECKS_KEPT = 24
 # pass's look-ahead a sixth of it (the belief moved by 0.0009 at one position in ten).
 READ_PASS_AND_PUSH = False
 # The model's answers kept for the whole process: the latest moves asked about, each with the
-# chances of every hand asked.
-KEPT_MOVES = 4_000
+# chances of every hand asked (a move foreseen keeps a row for each move the model weighs there,
+# some 20 to 60).
+KEPT_MOVES = 12_000
+# Whether the reader foresees the next player's turn on the others' time (module docstring).
+PONDER = True
+# The next player's turn is foreseen for cups of up to this many hands (5 dice of 6 faces): every
+# hand at once, about 5 ms in the background.
+FORESEEN_HANDS = 252
 
 PositionKey = tuple[object, ...]
 
@@ -159,6 +173,75 @@ class ReaderBot(StrongBot):
         self._round: tuple[object, ...] | None = None
         # the moves shown at the reveals and not yet checked against the model (the newest kept)
         self._checks: deque[tuple[PlayerView, int, tuple[int, ...]]] = deque(maxlen=CHECKS_KEPT)
+        self.ponders = PONDER  # foresee the next player's turn in the background (`foresee`)
+        self._pondering = Pondering()
+        self._public: PlayerView | None = None  # our last view, with the moves made since
+
+    def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
+        self._pondering.settle()
+        action = super().act(view, limit)
+        self.foresee(view, action)
+        return action
+
+    def close(self) -> None:
+        self._pondering.settle()
+        super().close()
+
+    # ----- the next player's turn, on the others' time -----
+
+    def foresee(self, view: PlayerView, action: Action) -> None:
+        """After our `action` at `view`: the model's answers at the next player's turn, every
+        move and every hand, worked out in the background and kept (`ANSWERS`) for the decision
+        that reads that move and the check of it. The next decision waits for them."""
+        if view.seat is None:
+            return
+        self._public = replace(view, history=(*view.history, Turn(view.seat, action)))
+        if self.ponders:
+            self._pondering.start(partial(self._foresee_at, self._public))
+
+    def observe(self, events: Sequence[object]) -> None:
+        """Another player's move (`match.play_game` tells us each step): its next player's turn
+        foreseen as after ours. A new round of the game is set up from its start (who opens,
+        the dice) as `earlier_view` sets up any round, so its first moves are foreseen too."""
+        for event in events:
+            public = self._public
+            if isinstance(event, Turn):
+                if public is not None and event.seat != public.seat:  # ours: added by `foresee`
+                    self._public = replace(public, history=(*public.history, event))
+                    if self.ponders:
+                        self._pondering.start(partial(self._foresee_at, self._public))
+            elif isinstance(event, RoundStarted):
+                self._public = _next_round(self._seen, event)
+                if self._public is not None and self.ponders:
+                    self._pondering.start(partial(self._foresee_at, self._public))  # the opener's turn
+            elif isinstance(event, OwnHandRolled) and public is not None and event.seat == public.seat:
+                self._public = replace(public, cup=event.hand)
+            else:
+                self._public = None  # the round ended, or a cup was rolled again: nothing to foresee
+
+    def _foresee_at(self, after: PlayerView) -> None:
+        """The model's answers at the turn that follows `after`'s last move (our view, with the
+        moves made since), or at the round's first turn."""
+        made = after.history[-1].action if after.history else None
+        if (made is not None and (not isinstance(made, (BidAction, Pass)) or made.push)) or not _readable(after):
+            return  # the round ends, or cannot be read after a push
+        game = game_of(after.options, after.seats)
+        turn = len(after.history)
+        seat = earlier_view(game, after, turn, after.cup).to_act
+        if seat is None or seat == after.seat or after.pushed[seat]:
+            return
+        size, faces = after.dice[seat], after.options.faces
+        space = hand_space(size, faces)
+        if len(space.prior) > FORESEEN_HANDS:
+            return
+        first = earlier_view(game, _as_seat(after, seat), turn, _hands(size, faces)[0])
+        found = self.model.hand_policies(first, space.counts, READ_PASS_AND_PUSH)
+        if found is None:
+            return
+        moves, chances = found
+        position = _position(after, seat, turn)
+        for j, move in enumerate(moves):
+            ANSWERS.row((*position, move), len(space.prior))[:] = chances[:, j]
 
     # ----- learning from the reveals -----
 
@@ -167,6 +250,7 @@ class ReaderBot(StrongBot):
         return a / (a + b)
 
     def learn(self, view: PlayerView) -> None:
+        self._pondering.settle()  # what it works out is read from here on
         super().learn(view)
         before, self._seen = self._seen, view
         if before is view:
@@ -301,6 +385,28 @@ class ReaderBot(StrongBot):
             kept[missing] = chances
         out: Floats = kept[which]
         return out
+
+
+def _next_round(seen: PlayerView | None, started: RoundStarted) -> PlayerView | None:
+    """Our view `seen` of an earlier round of this game, moved to the first turn of the round
+    `started` (what `earlier_view` reads of a round: who opens, the dice, the seats in), or None
+    where that is not all a turn there depends on (chips) or `seen` is of another game."""
+    if seen is None or seen.seat is None or started.round_no <= seen.round_no or seen.options.economy is not None:
+        return None
+    if not started.dice[seen.seat]:
+        return None  # we are out: nothing of ours to read for
+    dice = started.dice
+    return replace(
+        seen,
+        round_no=started.round_no,
+        starter=started.starter,
+        one_die_round=started.one_die_round,
+        dice=dice,
+        active=tuple(n > 0 for n in dice),
+        cup=(1,) * dice[seen.seat],
+        pushed=((),) * len(dice),
+        history=(),
+    )
 
 
 def _readable(view: PlayerView) -> bool:

@@ -218,23 +218,44 @@ class StrongBot(Bot):
         legal = view.legal
         if legal is None or legal.voting or view.seat is None or view.pushed[view.seat]:
             return None
-        if legal.economy and (sum(view.active) != 2 or legal.pushes or view.options.goal == "shedding"):
+        if not legal.economy:
+            found = self.hand_policies(view, counts, pass_and_push)
+            if found is None:
+                return None
+            moves, chances = found
+            out: Floats = chances[:, moves.index(action)] if action in moves else np.zeros(len(counts))
+            return out
+        if sum(view.active) != 2 or legal.pushes or view.options.goal == "shedding":
             return None  # a table's chips (or chips with pushes): one hand at a time
         r = Round(view, self.noise())
         first = Estimate(r, None, self.belief(r))
         match = counted(counts, r.wild)
         known = r.known_with(match)
-        if legal.economy:
-            # Imported here: the chips build on this module (bots/strong_tavern.py).
-            from .strong_tavern import chip_model
-            from .strong_tavern_hands import chip_chances
+        # Imported here: the chips build on this module (bots/strong_tavern.py).
+        from .strong_tavern import chip_model
+        from .strong_tavern_hands import chip_chances
 
-            ordered, keep = self._candidate_table(legal.bids, first, known)
-            weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
-            short = match < counts.sum(axis=1, keepdims=True) * r.ways / r.faces  # `_short_faces`
-            model = self.chip_model or chip_model()
-            bids = [ordered[i] for i in weighed]
-            return chip_chances(self, model, view, first, known, short, bids, keep[:, weighed], action)
+        ordered, keep = self._candidate_table(legal.bids, first, known)
+        weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
+        short = match < counts.sum(axis=1, keepdims=True) * r.ways / r.faces  # `_short_faces`
+        model = self.chip_model or chip_model()
+        bids = [ordered[i] for i in weighed]
+        return chip_chances(self, model, view, first, known, short, bids, keep[:, weighed], action)
+
+    def hand_policies(
+        self, view: PlayerView, counts: Ints, pass_and_push: bool = True
+    ) -> tuple[list[Action], Floats] | None:
+        """The moves `scored_policies` may make at `view`'s public position and [H, moves]: the
+        chance of each from each hand of `counts` (`hand_chances` of every move at once, for a
+        turn of bids, calls, exact, a pass and pushes). None where `hand_chances` of a turn
+        without chips is."""
+        legal = view.legal
+        if legal is None or legal.voting or legal.economy or view.seat is None or view.pushed[view.seat]:
+            return None
+        r = Round(view, self.noise())
+        first = Estimate(r, None, self.belief(r))
+        match = counted(counts, r.wild)
+        known = r.known_with(match)
         hands = len(known)
         standing = view.standing_bid
         # The moves in `_turn`'s order, whose ranks never rise: the calls, then the bids.
@@ -286,9 +307,7 @@ class StrongBot(Bot):
             moves += [BidAction(bids[i], push) for i in on_face]
         plain = np.array([isinstance(m, Challenge) or (isinstance(m, BidAction) and not m.push) for m in moves])
         faces = np.array([m.bid.face if isinstance(m, BidAction) and not m.push else 0 for m in moves])
-        chances = mixed_chances(np.hstack(values), plain, faces)
-        out: Floats = chances[:, moves.index(action)] if action in moves else np.zeros(hands)
-        return out
+        return moves, mixed_chances(np.hstack(values), plain, faces)
 
     def scored_policies_each(self, views: Sequence[PlayerView]) -> list[Policy]:
         """`scored_policies`, one view at a time (the belief over the other cups still shared):

@@ -11,6 +11,7 @@ import hashlib
 import json
 import queue
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -95,7 +96,12 @@ class TrainedDuels:
         cls._last_ahead = (id(cls.cache), options, dice)
         a, b = dice
         steps = (-1, 1) if options.exact == "gain_die" else (-1,)
-        sizes = [(a + d, b) for d in steps] + [(a, b + d) for d in steps]
+        cls.fetch(options, [(a + d, b) for d in steps] + [(a, b + d) for d in steps])
+
+    @classmethod
+    def fetch(cls, options: Options, sizes: Sequence[tuple[int, int]]) -> None:
+        """Look up the strategies of the duels of `sizes`, either player opening, in the
+        background (`fetch_ahead`); sizes out of the plan are left alone."""
         cache, missing = cls.cache, cls.not_trained
         for x, y in sizes:
             if min(x, y) < 1 or max(x, y) > MAX_DUEL_DICE:

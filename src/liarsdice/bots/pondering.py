@@ -1,0 +1,75 @@
+"""Thinking on the others' time: work a bot starts after its move, or after another player's,
+and that its next decision waits for.
+
+Once a bot has answered, the game goes on without it until its next turn: the other players
+think, a person for seconds, a program for milliseconds. Work that a later decision needs and
+that the moves made so far already set up is done then, in a background thread, in the order it
+was asked for, and the bot's next decision first waits for all of it to end (chess engines call
+this pondering). Nothing worked out there decides a move by itself: it is what the later
+decision would have worked out on its own, so a game plays the same with it as without, and only
+its decisions come sooner. The reader works out its model's answers at the next player's turn
+this way (`bots/reader.py`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+
+
+class Pondering:
+    """Background work done in order, one piece at a time, and waited for by `settle`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: deque[Callable[[], None]] = deque()
+        self._running = False
+        self._idle = threading.Event()
+        self._idle.set()
+        self._error: BaseException | None = None
+
+    def start(self, work: Callable[[], None]) -> None:
+        """Do `work` in the background, after the work asked for before it; the caller goes on."""
+        with self._lock:
+            self._queue.append(work)
+            if self._running:
+                return
+            self._running = True
+            self._idle.clear()
+        threading.Thread(target=self._drain, name="liarsdice-pondering", daemon=True).start()
+
+    def settle(self) -> None:
+        """Wait until all the work asked for has ended; raise what it raised (a bug there is the
+        bot's, as it would be had the decision that needs it done the work itself)."""
+        self._idle.wait()
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+    @property
+    def busy(self) -> bool:
+        """Whether work is waiting or under way."""
+        return not self._idle.is_set()
+
+    def _drain(self) -> None:
+        while True:
+            with self._lock:
+                if not self._queue or self._error is not None:
+                    self._queue.clear()  # after an error, what follows may build on what failed
+                    self._running = False
+                    self._idle.set()
+                    return
+                work = self._queue.popleft()
+            try:
+                work()
+            except BaseException as error:  # raised again by `settle`, in the bot's own thread
+                self._error = error
+
+    def __getstate__(self) -> dict[str, object]:
+        # A bot sent to another process (the arena's workers) takes no thread or lock along.
+        self.settle()
+        return {}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__()  # type: ignore[misc]

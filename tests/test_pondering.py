@@ -1,0 +1,121 @@
+"""Thinking on the others' time (bots/pondering.py) and the reader's use of it: after its move
+the reader works out its model's answers at the next player's turn in the background; the
+decision that reads that move finds them kept, and a game plays the same with it as without."""
+
+from __future__ import annotations
+
+import pickle
+import threading
+
+import numpy as np
+import pytest
+
+from liarsdice.bots import reader as reader_module
+from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.pondering import Pondering
+from liarsdice.bots.reader import ReaderBot
+from liarsdice.bots.strong import StrongBot
+from liarsdice.bots.strong_belief import Round
+from liarsdice.bots.strong_counts import hand_space
+from liarsdice.match import play_game
+from liarsdice.rules import BidAction, Game, preset_options
+
+
+def test_work_runs_in_the_background_until_settled() -> None:
+    pondering = Pondering()
+    go, done = threading.Event(), []
+
+    def work() -> None:
+        go.wait(5)
+        done.append(threading.current_thread().name)
+
+    pondering.start(work)
+    assert pondering.busy and not done  # the caller goes on while the work waits
+    go.set()
+    pondering.settle()
+    assert done == ["liarsdice-pondering"] and not pondering.busy
+    pondering.settle()  # nothing under way: nothing to wait for
+
+
+def test_an_error_in_the_background_is_raised_by_settle() -> None:
+    pondering = Pondering()
+
+    def broken() -> None:
+        raise ZeroDivisionError("in the background")
+
+    pondering.start(broken)
+    with pytest.raises(ZeroDivisionError, match="in the background"):
+        pondering.settle()
+    pondering.settle()  # raised once
+
+
+def test_a_bot_that_ponders_can_be_sent_to_another_process() -> None:
+    bot = ReaderBot(1)
+    bot._pondering.start(lambda: None)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert not copy._pondering.busy and not bot._pondering.busy
+
+
+def _after_our_bid(ponders: bool) -> tuple[ReaderBot, Game, object]:
+    """A 5 v 5 Perudo round where the reader opens; its bid's answer by the other seat."""
+    options = preset_options("perudo", {"num_players": 2, "dice_per_player": 5})
+    game = Game(options)
+    state = game.position([(1, 2, 3, 5, 5), (2, 4, 4, 6, 6)], starter=0, round_no=1)
+    reader = ReaderBot(4)
+    reader.ponders = ponders
+    ours = state.view(0)
+    action = reader.act(ours)
+    assert isinstance(action, BidAction)
+    state, _ = state.apply(action, 0)
+    state, _ = state.apply(StrongBot(7).act(state.view(1)), 1)
+    return reader, game, state
+
+
+def test_the_next_players_answers_are_foreseen_and_read_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    reader_module.ANSWERS.clear()
+    reader, game, state = _after_our_bid(ponders=True)
+    reader._pondering.settle()
+    view = state.view(0)
+    made = view.history[1]
+    space = hand_space(5, 6)
+    kept = reader_module.ANSWERS.row((*reader_module._position(view, 1, 1), made.action), len(space.prior))
+    assert not np.isnan(kept).any()  # every hand of the next player, before its move was made
+
+    asked: list[int] = []
+    chances = reader.model.hand_chances
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append(1)
+        return chances(*args, **kwargs)
+
+    monkeypatch.setattr(reader.model, "hand_chances", counted)
+    reader.new_decision(view)
+    foreseen = reader.read(game, view, Round(view, {}), 1)
+    assert not asked  # the decision found the answers kept
+
+    reader_module.ANSWERS.clear()
+    other, _, _ = _after_our_bid(ponders=False)
+    assert not other._pondering.busy
+    other.new_decision(view)
+    asked_fresh = other.read(game, view, Round(view, {}), 1)
+    np.testing.assert_allclose(foreseen, asked_fresh, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(("preset", "seats"), [("perudo", 2), ("soar", 2), ("perudo", 4)])
+def test_a_game_plays_the_same_with_pondering_as_without(preset: str, seats: int) -> None:
+    """Master (its duels from strategies, the reader elsewhere) against Expert: the same record,
+    move for move, whether the next player's turn is foreseen or not."""
+    game = Game(preset_options(preset, {"num_players": seats, "dice_per_player": 3}))
+
+    def record(ponders: bool) -> dict[str, object]:
+        reader_module.ANSWERS.clear()
+        master = DuelBot(3)
+        assert isinstance(master.fallback, ReaderBot)
+        master.fallback.ponders = ponders
+        agents = [master, *(StrongBot(10 + s) for s in range(seats - 1))]
+        _, recorder = play_game(game, agents, seed=11, preset=preset)
+        played = recorder.to_json()
+        played.pop("meta", None)
+        return played
+
+    assert record(ponders=True) == record(ponders=False)
