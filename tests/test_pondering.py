@@ -119,3 +119,31 @@ def test_a_game_plays_the_same_with_pondering_as_without(preset: str, seats: int
         return played
 
     assert record(ponders=True) == record(ponders=False)
+
+
+def test_at_a_table_the_moves_read_were_foreseen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Four seats, Master at one of them, told each step (`observe`) and each round's start: its
+    decisions find the model's answers at the other players' turns kept, where without pondering
+    they ask the model."""
+    game = Game(preset_options("perudo", {"num_players": 4, "dice_per_player": 3}))
+
+    def asked(ponders: bool) -> int:
+        reader_module.ANSWERS.clear()
+        master = DuelBot(3)
+        reader = master.fallback
+        assert isinstance(reader, ReaderBot)
+        reader.ponders = ponders
+        calls: list[int] = []
+        chances = reader.model.hand_chances
+
+        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+            calls.append(1)
+            return chances(*args, **kwargs)
+
+        monkeypatch.setattr(reader.model, "hand_chances", counted)
+        play_game(game, [master, *(StrongBot(20 + s) for s in range(3))], seed=5, preset="perudo")
+        return len(calls)
+
+    without = asked(ponders=False)
+    assert without > 20
+    assert asked(ponders=True) <= without // 10

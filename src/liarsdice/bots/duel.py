@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..rules import Action, Options, PlayerView
+from ..rules import Action, Game, Options, PlayerView
 from .base import Bot, Limit
 from .cfr import CfrBot, duel_dice, policy_at
 from .reader import ReaderBot
@@ -72,6 +72,10 @@ class DuelBot(Bot):
             # the opponent's answer is checked after the reveal, or read once the reader plays
             self.fallback.foresee(view, action)
         return action
+
+    def start(self, game: Game, seat: int, preset: str | None = None) -> None:
+        super().start(game, seat, preset)
+        self.fallback.start(game, seat, preset)
 
     def observe(self, events: Sequence[object]) -> None:
         """Each step's events, for the reader to foresee the next player's turn (`ReaderBot.observe`)."""

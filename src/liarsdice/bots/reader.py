@@ -46,7 +46,7 @@ from functools import cache, partial
 
 import numpy as np
 
-from ..rules import Action, BidAction, Game, OwnHandRolled, Pass, PlayerView, RoundStarted, Turn
+from ..rules import Action, BidAction, Game, OwnHandRolled, Pass, PlayerView, RoundStarted, SetupError, Turn
 from .base import Limit
 from .pondering import Pondering
 from .strong import StrongBot, new_game
@@ -176,12 +176,18 @@ class ReaderBot(StrongBot):
         self.ponders = PONDER  # foresee the next player's turn in the background (`foresee`)
         self._pondering = Pondering()
         self._public: PlayerView | None = None  # our last view, with the moves made since
+        self._table: tuple[Game, int] | None = None  # the game we play and our seat (`start`)
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         self._pondering.settle()
         action = super().act(view, limit)
         self.foresee(view, action)
         return action
+
+    def start(self, game: Game, seat: int, preset: str | None = None) -> None:
+        super().start(game, seat, preset)
+        self._table = (game, seat)  # each round of it foreseen from its start (`observe`)
+        self._public = None
 
     def close(self) -> None:
         self._pondering.settle()
@@ -211,7 +217,7 @@ class ReaderBot(StrongBot):
                     if self.ponders:
                         self._pondering.start(partial(self._foresee_at, self._public))
             elif isinstance(event, RoundStarted):
-                self._public = _next_round(self._seen, event)
+                self._public = _round_start(self._table, event)
                 if self._public is not None and self.ponders:
                     self._pondering.start(partial(self._foresee_at, self._public))  # the opener's turn
             elif isinstance(event, OwnHandRolled) and public is not None and event.seat == public.seat:
@@ -387,26 +393,23 @@ class ReaderBot(StrongBot):
         return out
 
 
-def _next_round(seen: PlayerView | None, started: RoundStarted) -> PlayerView | None:
-    """Our view `seen` of an earlier round of this game, moved to the first turn of the round
-    `started` (what `earlier_view` reads of a round: who opens, the dice, the seats in), or None
-    where that is not all a turn there depends on (chips) or `seen` is of another game."""
-    if seen is None or seen.seat is None or started.round_no <= seen.round_no or seen.options.economy is not None:
+def _round_start(table: tuple[Game, int] | None, started: RoundStarted) -> PlayerView | None:
+    """The view of our seat at the first turn of the round `started` (who opens, the dice, the
+    seats in: what `earlier_view` reads of a round, set up as it sets one up), or None where a
+    turn there depends on more (chips), we are out, or we were not told our game (`start`)."""
+    if table is None:
         return None
-    if not started.dice[seen.seat]:
-        return None  # we are out: nothing of ours to read for
-    dice = started.dice
-    return replace(
-        seen,
-        round_no=started.round_no,
-        starter=started.starter,
-        one_die_round=started.one_die_round,
-        dice=dice,
-        active=tuple(n > 0 for n in dice),
-        cup=(1,) * dice[seen.seat],
-        pushed=((),) * len(dice),
-        history=(),
-    )
+    game, seat = table
+    if game.options.economy is not None or not started.dice[seat]:
+        return None
+    hands = [(1,) * n for n in started.dice]
+    try:
+        state = game.position(
+            hands, starter=started.starter, round_no=started.round_no, special_round=started.one_die_round
+        )
+    except SetupError:
+        return None
+    return state.view(seat)
 
 
 def _readable(view: PlayerView) -> bool:
