@@ -29,11 +29,13 @@ them. In Soar the model is asked as if it could neither pass nor push (READ_PASS
 scoring each hand's pushes took three quarters of a read, and in a round without a push a pass
 or a push only says which hands would not have made the move read.
 
-The next player's turn is set by our move alone: once the reader (or Master, in the duel it
-plays from a strategy) has moved, the model's answers there, for every move and every hand of
-that player, are worked out in the background while the others think (`bots/pondering.py`,
-`foresee`), and kept with the rest. The decision that reads that player's move, and the check of
-it after the reveal, then find them kept: the same answers, sooner.
+The next player's turn is set by the moves made so far: once the reader (or Master, in the duel
+it plays from a strategy) has moved, and after each move of another player where it is told of
+each step (`observe`; a round from its start, `start` having given it the game), the model's
+answers there, for every move and every hand of that player, are worked out in the background
+while the others think (`bots/pondering.py`, `foresee`), and kept with the rest. The decision
+that reads that player's move, and the check of it after the reveal, then find them kept: the
+same answers, sooner. Each decision first waits for that work to end.
 """
 
 from __future__ import annotations
