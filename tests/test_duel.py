@@ -212,6 +212,21 @@ def test_a_strategy_trained_with_another_memory_plays_where_the_default_is_missi
     assert strategy is not None and strategy.k == 3 and strategy.meta["iterations"] == 20
 
 
+def test_a_small_duel_trained_on_first_use_plays_as_its_saved_file(data_dir: Path) -> None:
+    """The process that trains a small duel on first use plays it as every other process will
+    load it from the data directory (its smallest probabilities dropped): an analysis made by
+    the server's worker and one made here agree (tests/test_server_analysis.py)."""
+    options = duel((1, 1), 4, 1)
+    trained = TrainedDuels.strategy_for(options, (1, 1))
+    assert trained is not None and trained.meta["iterations"] > 0
+    TrainedDuels.cache.clear()
+    loaded = TrainedDuels.strategy_for(options, (1, 1), train_small=False)  # from the file
+    assert loaded is not None and loaded is not trained
+    for player in (0, 1):
+        assert np.array_equal(trained.liar[player], loaded.liar[player])
+        assert np.array_equal(trained.bid[player], loaded.bid[player])
+
+
 def test_a_training_resumed_from_its_checkpoint_is_one_longer_run(tmp_path: Path) -> None:
     options = duel((2, 1), 6, "top")
     straight = train(options, (2, 1), k=3, iterations=40, sample=8, seed=3)

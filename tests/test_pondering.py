@@ -54,6 +54,12 @@ def test_a_bot_that_ponders_can_be_sent_to_another_process() -> None:
     bot._pondering.start(lambda: None)
     copy = pickle.loads(pickle.dumps(bot))
     assert not copy._pondering.busy and not bot._pondering.busy
+    assert copy.answers is reader_module.ANSWERS  # the table of the process it plays in
+    own = ReaderBot(2)
+    own.answers = reader_module.KeptChances(10)
+    own.answers.row(("a move",), 3)[:] = 1.0
+    moved = pickle.loads(pickle.dumps(own)).answers
+    assert moved is not reader_module.ANSWERS and moved.size == 10 and np.isnan(moved.row(("a move",), 3)).all()
 
 
 def _after_our_bid(ponders: bool) -> tuple[ReaderBot, Game, object]:

@@ -138,8 +138,16 @@ class KeptChances:
         with self._lock:
             self._kept.clear()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # A bot sent to another process keeps the table of that process, or a fresh one of its own.
+        return (_process_answers, ()) if self is ANSWERS else (KeptChances, (self.size,))
+
 
 ANSWERS = KeptChances(KEPT_MOVES)  # the model's chance of each move made, per hand, for the process
+
+
+def _process_answers() -> KeptChances:
+    return ANSWERS
 
 
 def _position(view: PlayerView, seat: int, turn: int) -> PositionKey:
@@ -179,6 +187,10 @@ class ReaderBot(StrongBot):
         self._pondering = Pondering()
         self._public: PlayerView | None = None  # our last view, with the moves made since
         self._table: tuple[Game, int] | None = None  # the game we play and our seat (`start`)
+        # The model's answers kept: the process's, or a table of its own where the answers must
+        # owe nothing to what the process did before (an analysis: kept answers may differ from
+        # fresh ones in the last digits, and a check near SURPRISE may then count otherwise).
+        self.answers = ANSWERS
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         self._pondering.settle()
@@ -199,7 +211,7 @@ class ReaderBot(StrongBot):
 
     def foresee(self, view: PlayerView, action: Action) -> None:
         """After our `action` at `view`: the model's answers at the next player's turn, every
-        move and every hand, worked out in the background and kept (`ANSWERS`) for the decision
+        move and every hand, worked out in the background and kept (`answers`) for the decision
         that reads that move and the check of it. The next decision waits for them."""
         if view.seat is None:
             return
@@ -249,7 +261,7 @@ class ReaderBot(StrongBot):
         moves, chances = found
         position = _position(after, seat, turn)
         for j, move in enumerate(moves):
-            ANSWERS.row((*position, move), len(space.prior))[:] = chances[:, j]
+            self.answers.row((*position, move), len(space.prior))[:] = chances[:, j]
 
     # ----- learning from the reveals -----
 
@@ -378,7 +390,7 @@ class ReaderBot(StrongBot):
         all the missing hands at once. `earlier`: the seat's view at that turn, if at hand."""
         made = view.history[turn]
         size, faces = view.dice[made.seat], view.options.faces
-        kept = ANSWERS.row((*_position(view, made.seat, turn), made.action), len(hand_space(size, faces).prior))
+        kept = self.answers.row((*_position(view, made.seat, turn), made.action), len(hand_space(size, faces).prior))
         missing = which[np.isnan(kept[which])]
         if len(missing):
             hands = _hands(size, faces)

@@ -138,7 +138,7 @@ class TrainedDuels:
         not_trained: set[str],
     ) -> DuelStrategy | None:
         try:
-            from ..duel import default_k, game_for, least_work, train
+            from ..duel import DuelStrategy, default_k, game_for, least_work, train
             from ..duel.shipped import shipped_strategy
         except ImportError:  # the solver's extra (numba) is not installed
             return None
@@ -177,9 +177,12 @@ class TrainedDuels:
                 if game is not None:
                     work = len(game.players[0].hands) * len(game.players[1].hands) * game.num_edges
                     if work <= TRAIN_ON_THE_FLY_WORK:
-                        strategy = train(options, dice, k=memory, iterations=TRAIN_ITERATIONS)
-                        with contextlib.suppress(OSError):
-                            strategy.save(strategies_dir() / f"{key}.npz")
+                        trained = train(options, dice, k=memory, iterations=TRAIN_ITERATIONS)
+                        # Played as saved, as any other process will load it from the data
+                        # directory: saving drops its smallest probabilities (`stored`).
+                        strategy = trained.stored()
+                        with contextlib.suppress(OSError, ValueError):
+                            strategy = DuelStrategy.load(trained.save(strategies_dir() / f"{key}.npz"))
             cache[key] = strategy
             return strategy
 

@@ -150,6 +150,22 @@ class DuelStrategy:
             partial.unlink(missing_ok=True)
         return p
 
+    def stored(self) -> DuelStrategy:
+        """This strategy as `save` stores it and `load` reads it back (its smallest probabilities
+        dropped, float32): what a process that loads the file plays, so that the process that
+        trained it plays the same (a dropped bid may leave no hand that makes it, which a
+        reader of the strategy then treats otherwise)."""
+        liar: list[Probabilities] = []
+        bid: list[Probabilities] = []
+        exact: list[Probabilities] = []
+        for player in (0, 1):
+            pruned = _pruned(self.game, player, self.liar[player], self.bid[player], self.exact[player])
+            liar.append(pruned[0])
+            bid.append(pruned[1])
+            if self.game.has_exact:
+                exact.append(pruned[2])
+        return type(self)(self.options, self.dice, self.k, liar, bid, dict(self.meta), exact=exact)
+
     @classmethod
     def load(cls, path: str | Path) -> DuelStrategy:
         """The strategy saved at `path`; ValueError if the file is not a whole, readable one."""

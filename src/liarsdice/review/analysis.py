@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.reader import KEPT_MOVES, KeptChances
 from ..record import VERSION as RECORD_VERSION
 from ..record import RecordError, replay
 from ..rules import Action, Roll, action_to_list
@@ -191,6 +192,9 @@ def analyse(record: Mapping[str, Any], *, stop: Callable[[], bool] | None = None
     seats = game.seats
     options = game.options
     judges: dict[int, Judge] = {}
+    # The model's answers read by every judge of this game, and by nothing else: the analysis of
+    # a record is then the same in any process (`ReaderBot.answers`).
+    answers = KeptChances(KEPT_MOVES)
     decisions: list[Decision] = []
     values_made: dict[int, float] = {}  # step -> the value of the move made (for the standing)
     for step in steps:
@@ -207,7 +211,7 @@ def analyse(record: Mapping[str, Any], *, stop: Callable[[], bool] | None = None
             move=move_text(action, seats, options),
             action=action_to_list(action, seats),
         )
-        judge = judges.setdefault(seat, Judge(seat))
+        judge = judges.setdefault(seat, Judge(seat, answers))
         if len(view.legal_actions) == 1:
             judge.strong.learn(view)  # as the bot in that seat would have, asked to move
             decisions.append(Decision(**base, judged=False, reason="only one move was legal"))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from ..bots.cfr import duel_dice
 from ..bots.duel import DuelBot
-from ..bots.reader import ReaderBot
+from ..bots.reader import KeptChances, ReaderBot
 from ..bots.strong_belief import Round
 from ..odds import bid_odds
 from ..rules import Accuse, Action, AllIn, BidAction, Challenge, Claim, Exact, Pass, PlayerView, Vote
@@ -32,8 +32,10 @@ SHOWN = 12
 class Judge:
     """The best bot sitting in one seat, judging that seat's decisions in turn (module docstring)."""
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, answers: KeptChances | None = None) -> None:
         self.strong = ReaderBot(seed)
+        if answers is not None:
+            self.strong.answers = answers  # the analysis's own (`ReaderBot.answers`)
         self.strong.ask_budget = None  # an analysis reads every hand worth reading, whatever the time
         self.best = DuelBot(seed)
         self.best.fallback = self.strong  # the duel bot's own reader, kept to learn and value with
