@@ -2,7 +2,7 @@
 
     make reference                       # once: builds .reference/ (benchmarks/reference.sh)
     python benchmarks/heads_up.py [--candidate duel] [--presets perudo,soar,jokers,red-dead,tavern]
-        [--games 1000] [--seats 2] [--seed 1] [--workers 1] [--data DIR] [--first-decisions 3]
+        [--games 1000] [--seats 2] [--seed 1] [--workers 1] [--data DIR] [--first-decisions 3] [--no-ponder]
     python benchmarks/heads_up.py --seats 6 --candidate strong --games 600     # six-seat perudo
 
 The candidate, a level of this checkout played in this process, meets the reference's `strong`
@@ -83,6 +83,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--data", type=Path, help="the candidate's data directory (default: a new empty one)")
     parser.add_argument("--reference", default=REFERENCE, help="the reference program's command")
     parser.add_argument("--first-decisions", type=int, default=3, help="fresh processes per preset (0: none)")
+    parser.add_argument(
+        "--no-ponder",
+        action="store_true",
+        help="the reader does not think on the others' time (bots/pondering.py): what that saves, side by side",
+    )
     parser.add_argument("--cold-start", help=argparse.SUPPRESS)  # the child that times a first decision
     parser.add_argument("--spawned-at", type=float, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -260,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cold_start is not None:
         cold_start(args)
         return 0
+    if args.no_ponder:
+        from liarsdice.bots import reader
+
+        reader.PONDER = False  # in this process: the one whose decisions are timed
     shown = argv if argv is not None else sys.argv[1:]
     print("$ python benchmarks/heads_up.py " + " ".join(shlex.quote(a) for a in shown))
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
