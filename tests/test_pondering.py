@@ -62,6 +62,19 @@ def test_a_bot_that_ponders_can_be_sent_to_another_process() -> None:
     assert moved is not reader_module.ANSWERS and moved.size == 10 and np.isnan(moved.row(("a move",), 3)).all()
 
 
+def _counting(monkeypatch: pytest.MonkeyPatch, reader: ReaderBot) -> list[int]:
+    """A list that grows by one each time `reader` asks its model (`hand_chances`)."""
+    calls: list[int] = []
+    chances = reader.model.hand_chances
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return chances(*args, **kwargs)
+
+    monkeypatch.setattr(reader.model, "hand_chances", counted)
+    return calls
+
+
 def _after_our_bid(ponders: bool) -> tuple[ReaderBot, Game, object]:
     """A 5 v 5 Perudo round where the reader opens; its bid's answer by the other seat."""
     options = preset_options("perudo", {"num_players": 2, "dice_per_player": 5})
@@ -87,14 +100,7 @@ def test_the_next_players_answers_are_foreseen_and_read_alike(monkeypatch: pytes
     kept = reader_module.ANSWERS.row((*reader_module._position(view, 1, 1), made.action), len(space.prior))
     assert not np.isnan(kept).any()  # every hand of the next player, before its move was made
 
-    asked: list[int] = []
-    chances = reader.model.hand_chances
-
-    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-        asked.append(1)
-        return chances(*args, **kwargs)
-
-    monkeypatch.setattr(reader.model, "hand_chances", counted)
+    asked = _counting(monkeypatch, reader)
     reader.new_decision(view)
     foreseen = reader.read(game, view, Round(view, {}), 1)
     assert not asked  # the decision found the answers kept
@@ -139,14 +145,7 @@ def test_at_a_table_the_moves_read_were_foreseen(monkeypatch: pytest.MonkeyPatch
         reader = master.fallback
         assert isinstance(reader, ReaderBot)
         reader.ponders = ponders
-        calls: list[int] = []
-        chances = reader.model.hand_chances
-
-        def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
-            calls.append(1)
-            return chances(*args, **kwargs)
-
-        monkeypatch.setattr(reader.model, "hand_chances", counted)
+        calls = _counting(monkeypatch, reader)
         play_game(game, [master, *(StrongBot(20 + s) for s in range(3))], seed=5, preset="perudo")
         return len(calls)
 

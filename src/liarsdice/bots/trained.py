@@ -180,9 +180,10 @@ class TrainedDuels:
                         trained = train(options, dice, k=memory, iterations=TRAIN_ITERATIONS)
                         # Played as saved, as any other process will load it from the data
                         # directory: saving drops its smallest probabilities (`stored`).
-                        strategy = trained.stored()
-                        with contextlib.suppress(OSError, ValueError):
+                        try:
                             strategy = DuelStrategy.load(trained.save(strategies_dir() / f"{key}.npz"))
+                        except (OSError, ValueError):  # a data directory it cannot write
+                            strategy = trained.stored()
             cache[key] = strategy
             return strategy
 

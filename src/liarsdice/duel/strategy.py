@@ -135,12 +135,12 @@ class DuelStrategy:
             **{k: v for k, v in self.meta.items() if k not in ("format", "version", "options", "dice", "k")},
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+        stored = self.stored()
         for player in (0, 1):
-            liar, bid, exact = _pruned(self.game, player, self.liar[player], self.bid[player], self.exact[player])
-            arrays[f"liar{player}"] = liar
-            arrays[f"bid{player}"] = bid
+            arrays[f"liar{player}"] = stored.liar[player]
+            arrays[f"bid{player}"] = stored.bid[player]
             if self.game.has_exact:
-                arrays[f"exact{player}"] = exact
+                arrays[f"exact{player}"] = stored.exact[player]
         partial = p.with_name(f".{p.name}.{os.getpid()}.partial")
         try:
             with open(partial, "wb") as f:
