@@ -4,8 +4,12 @@ decision that reads that move finds them kept, and a game plays the same with it
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -47,6 +51,38 @@ def test_an_error_in_the_background_is_raised_by_settle() -> None:
     with pytest.raises(ZeroDivisionError, match="in the background"):
         pondering.settle()
     pondering.settle()  # raised once
+
+
+EXIT_SCRIPT = """
+import atexit, threading, time
+
+def check():  # registered first, so it runs last: after the package's own exit handlers
+    from liarsdice.bots.trained import TrainedDuels
+    fetcher = [t for t in threading.enumerate() if t.name == "duel strategies ahead"]
+    print("pondered", done, "fetching", bool(fetcher and fetcher[0].is_alive()), flush=True)
+
+atexit.register(check)
+from liarsdice.bots.pondering import Pondering
+from liarsdice.bots.trained import TrainedDuels
+from liarsdice.rules import preset_options
+
+done = []
+pondering = Pondering()
+pondering.start(lambda: (time.sleep(0.5), done.append("under way")))
+pondering.start(lambda: done.append("queued"))
+TrainedDuels.fetch(preset_options("perudo"), [(a, b) for a in range(1, 6) for b in range(1, 6)])
+time.sleep(0.05)
+"""
+
+
+def test_background_work_ends_before_the_interpreter_does(tmp_path: Path) -> None:
+    """A daemon thread still working when Python finalizes can abort the process (`liarsdice play`
+    ended with "terminate called without an active exception" once in CI): at exit the work under
+    way ends first, and what is queued is dropped."""
+    env = {**os.environ, "LIARSDICE_DATA": str(tmp_path)}
+    ended = subprocess.run([sys.executable, "-c", EXIT_SCRIPT], env=env, capture_output=True, text=True, timeout=120)
+    assert ended.returncode == 0, ended.stderr
+    assert ended.stdout.split() == ["pondered", "['under", "way']", "fetching", "False"]
 
 
 def test_a_bot_that_ponders_can_be_sent_to_another_process() -> None:

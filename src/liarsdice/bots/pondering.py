@@ -13,9 +13,14 @@ this way (`bots/reader.py`).
 
 from __future__ import annotations
 
+import atexit
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable
+
+# Every Pondering with work under way, for `_stop_all` at the interpreter's exit.
+_working: weakref.WeakSet[Pondering] = weakref.WeakSet()
 
 
 class Pondering:
@@ -37,6 +42,7 @@ class Pondering:
                 return
             self._running = True
             self._idle.clear()
+            _working.add(self)
         threading.Thread(target=self._drain, name="liarsdice-pondering", daemon=True).start()
 
     def settle(self) -> None:
@@ -59,12 +65,20 @@ class Pondering:
                     self._queue.clear()  # after an error, what follows may build on what failed
                     self._running = False
                     self._idle.set()
+                    _working.discard(self)
                     return
                 work = self._queue.popleft()
             try:
                 work()
             except BaseException as error:  # raised again by `settle`, in the bot's own thread
                 self._error = error
+
+    def stop(self) -> None:
+        """Drop the work not begun and wait for the piece under way (its error is dropped too)."""
+        with self._lock:
+            self._queue.clear()
+        self._idle.wait()
+        self._error = None
 
     def __getstate__(self) -> dict[str, object]:
         # A bot sent to another process (the arena's workers) takes no thread or lock along.
@@ -73,3 +87,12 @@ class Pondering:
 
     def __setstate__(self, state: dict[str, object]) -> None:
         self.__init__()  # type: ignore[misc]
+
+
+@atexit.register
+def _stop_all() -> None:
+    # A daemon thread still working when Python finalizes is ended wherever it next asks for the
+    # interpreter, and inside numpy's C++ that aborts the process (`TrainedDuels._stop_fetching`);
+    # a bot nobody closed may leave one.
+    for pondering in list(_working):
+        pondering.stop()

@@ -6,6 +6,7 @@ Below both the `duel` bot and the strong bot's duel mixing (`strong_duel`), whic
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import json
@@ -66,9 +67,9 @@ class TrainedDuels:
     not_trained: ClassVar[set[str]] = set()  # looked for without training, and not found
     lock: ClassVar[threading.Lock] = threading.Lock()
     # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
-    _ahead: ClassVar[queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int]]]] = (
-        queue.SimpleQueue()
-    )
+    _ahead: ClassVar[
+        queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int]] | None]
+    ] = queue.SimpleQueue()  # None: stop (`_stop_fetching`)
     _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int]]]] = set()
     _fetcher: ClassVar[threading.Thread | None] = None
     _starting: ClassVar[threading.Lock] = threading.Lock()
@@ -114,11 +115,32 @@ class TrainedDuels:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
                 cls._fetcher.start()
+                atexit.register(cls._stop_fetching)
+
+    @classmethod
+    def _stop_fetching(cls) -> None:
+        """At the interpreter's exit: drop the lookups still queued and wait for the one under way.
+        A daemon thread still working when Python finalizes is ended wherever it next asks for the
+        interpreter, and inside numpy's C++ that aborts the whole process ("terminate called
+        without an active exception", exit -6): `liarsdice play` ended so once in CI, its game
+        played and saved."""
+        with cls._starting:
+            fetcher, cls._fetcher = cls._fetcher, None
+        if fetcher is None:
+            return
+        with contextlib.suppress(queue.Empty):
+            while True:
+                cls._ahead.get_nowait()
+        cls._ahead.put(None)
+        fetcher.join()
 
     @classmethod
     def _fetch(cls) -> None:
         while True:
-            cache, missing, options, dice = cls._ahead.get()
+            asked = cls._ahead.get()
+            if asked is None:
+                return
+            cache, missing, options, dice = asked
             # Into the tables of when it was asked: a test that swapped them meanwhile sees nothing.
             with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
                 cls._look_up(options, dice, None, False, cache, missing)
