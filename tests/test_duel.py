@@ -227,6 +227,40 @@ def test_a_small_duel_trained_on_first_use_plays_as_its_saved_file(data_dir: Pat
         assert np.array_equal(trained.bid[player], loaded.bid[player])
 
 
+def test_a_duel_looked_up_does_not_wait_for_another_being_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The strategies of the next rounds are loaded ahead in the background (20 to 40 ms each): a
+    decision that needs another duel meanwhile finds it without waiting for them."""
+    import threading
+
+    import liarsdice.bots.trained as trained_module
+
+    options = duel((2, 2), 6, 1)
+    slow, loading = (2, 2), threading.Event()
+    release = threading.Event()
+    found = arbitrary(options, (2, 1), 2)
+
+    def load(options_, dice, k):  # type: ignore[no-untyped-def]
+        if dice == slow:
+            loading.set()
+            release.wait(10)
+            return None
+        return found if dice == (2, 1) and k == 2 else None
+
+    monkeypatch.setattr(trained_module, "load_strategy", load)
+    ahead = threading.Thread(target=TrainedDuels.strategy_for, args=(options, slow, 2), kwargs={"train_small": False})
+    ahead.start()
+    assert loading.wait(10)
+    got: list[DuelStrategy | None] = []
+    needed = threading.Thread(target=lambda: got.append(TrainedDuels.strategy_for(options, (2, 1), 2)))
+    needed.start()
+    needed.join(5)
+    done = not needed.is_alive()
+    release.set()
+    ahead.join(10)
+    needed.join(10)
+    assert done and got == [found]
+
+
 def test_a_training_resumed_from_its_checkpoint_is_one_longer_run(tmp_path: Path) -> None:
     options = duel((2, 1), 6, "top")
     straight = train(options, (2, 1), k=3, iterations=40, sample=8, seed=3)

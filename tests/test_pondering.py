@@ -41,6 +41,21 @@ def test_work_runs_in_the_background_until_settled() -> None:
     pondering.settle()  # nothing under way: nothing to wait for
 
 
+def test_one_thread_does_the_work_asked_for_over_a_game() -> None:
+    pondering = Pondering()
+    threads: list[threading.Thread] = []
+    for _ in range(3):  # a bot asks after each move, and its decisions settle in between
+        pondering.start(lambda: threads.append(threading.current_thread()))
+        pondering.settle()
+    assert len(set(threads)) == 1 and threads[0].name == "liarsdice-pondering"
+    pondering.close()  # the bot's game is over: the thread ends now
+    threads[0].join(5)
+    assert not threads[0].is_alive()
+    pondering.start(lambda: threads.append(threading.current_thread()))  # and a new one begins
+    pondering.close()
+    assert len(threads) == 4 and threads[3] is not threads[0]
+
+
 def test_an_error_in_the_background_is_raised_by_settle() -> None:
     pondering = Pondering()
 

@@ -204,7 +204,7 @@ class ReaderBot(StrongBot):
         self._public = None
 
     def close(self) -> None:
-        self._pondering.settle()
+        self._pondering.close()
         super().close()
 
     # ----- the next player's turn, on the others' time -----

@@ -65,7 +65,11 @@ class TrainedDuels:
 
     cache: ClassVar[dict[str, DuelStrategy | None]] = {}
     not_trained: ClassVar[set[str]] = set()  # looked for without training, and not found
-    lock: ClassVar[threading.Lock] = threading.Lock()
+    lock: ClassVar[threading.Lock] = threading.Lock()  # over the tables, briefly
+    # One lock a duel, held while it is loaded or trained: a decision that needs one duel does
+    # not wait for another loaded ahead (`fetch_ahead`: 20 to 40 ms each, one took 70 ms of a
+    # decision at six seats when it shared one lock with them all).
+    _loading: ClassVar[dict[str, threading.Lock]] = {}
     # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
     _ahead: ClassVar[
         queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int]] | None]
@@ -111,7 +115,7 @@ class TrainedDuels:
                 if (id(cache), options, pair) not in cls._asked_ahead:
                     cls._asked_ahead.add((id(cache), options, pair))
                     cls._ahead.put((cache, missing, options, pair))
-        with cls._starting:  # not `lock`: the fetcher holds that while it loads
+        with cls._starting:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
                 cls._fetcher.start()
@@ -174,6 +178,8 @@ class TrainedDuels:
         if not train_small and key in not_trained:
             return None
         with cls.lock:
+            loading = cls._loading.setdefault(key, threading.Lock())
+        with loading:
             if key in cache:
                 return cache[key]
             strategy = load_strategy(options, dice, memory)
