@@ -203,3 +203,23 @@ def test_at_a_table_the_moves_read_were_foreseen(monkeypatch: pytest.MonkeyPatch
     without = asked(ponders=False)
     assert without > 20
     assert asked(ponders=True) <= without // 10
+
+
+def test_our_own_turn_is_not_foreseen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the move of the player before us there is nothing to foresee (our decision comes
+    next, and waits for whatever was asked): no work is queued for it."""
+    from liarsdice.bots.strong_duel import earlier_view, game_of
+
+    game = Game(preset_options("perudo", {"num_players": 3, "dice_per_player": 4}))
+    reader = ReaderBot(4)
+    turns: list[int | None] = []
+    foresee_at = ReaderBot._foresee_at
+
+    def noted(self: ReaderBot, after):  # type: ignore[no-untyped-def]
+        if after.history and isinstance(after.history[-1].action, BidAction) and reader_module._readable(after):
+            turns.append(earlier_view(game_of(after.options, after.seats), after, len(after.history), after.cup).to_act)
+        foresee_at(self, after)
+
+    monkeypatch.setattr(ReaderBot, "_foresee_at", noted)
+    play_game(game, [StrongBot(30), reader, StrongBot(31)], seed=2, preset="perudo")
+    assert len(turns) > 10 and 1 not in turns, turns
