@@ -11,9 +11,9 @@ import pytest
 
 from liarsdice.bots import reader as reader_module
 from liarsdice.bots import strong_duel
-from liarsdice.bots.duel import TRUST_MISFIT, DuelBot
+from liarsdice.bots.duel import DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, ReaderBot
+from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, TRUST_MISFIT, ReaderBot
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
 from liarsdice.bots.strong_counts import hand_space
@@ -169,3 +169,30 @@ def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch
     prior = hand_space(5, 6).prior
     assert not np.allclose(fresh, prior / prior.sum())
     assert not np.allclose(fresh, beliefs(r)[1])
+
+
+def test_against_a_player_it_trusts_the_reader_plays_its_own_game_in_a_duel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Expert mixes a duel's equilibrium into its play to hide its cup; the reader leaves it out
+    against a player it trusts (one that plays as the model does reads nothing) and mixes it in
+    against anyone else, as Expert does."""
+    from liarsdice.bots import strong as strong_module
+
+    options = preset_options("classic", {"num_players": 2, "wild_face": 1, "dice_per_player": 2})
+    view = Game(options, seats=["A", "B"]).position([(2, 5), (3, 4)], starter=0).view(0)
+    mixed: list[int] = []
+    in_duel = strong_module.in_duel
+
+    def watched(bot, views, own, seconds=None):  # type: ignore[no-untyped-def]
+        mixed.append(1)
+        return in_duel(bot, views, own, seconds)
+
+    monkeypatch.setattr(strong_module, "in_duel", watched)
+    reader = ReaderBot(3)
+    reader.policy(view)
+    assert len(mixed) == 1 and not reader.trusts_in_duel(view)  # nothing known of B yet
+    reader.fit[1] = (0.0, 40.0)  # 40 moves of B's shown, none surprising
+    assert reader.trusts_in_duel(view)
+    policy = reader.policy(view)
+    assert len(mixed) == 1 and policy == reader.scored_policies([view])[0]
+    StrongBot(3).policy(view)
+    assert len(mixed) == 2  # Expert mixes it in, whoever it plays

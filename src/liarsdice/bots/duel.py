@@ -17,7 +17,7 @@ player 0. The bot plays, in this order of preference:
    trained.
 
 One exception to that order: against an opponent whose reveals show that it plays as the model
-says (its misfit under TRUST_MISFIT), the reader plays the duel too. An equilibrium loses
+says (its misfit under `reader.TRUST_MISFIT`), the reader plays the duel too. An equilibrium loses
 nothing to any player but wins little from one that gives its cup away by its bids; reading that
 cup wins most rounds (docs/strength.md, "The reader"). Until the reveals say so, and against
 everyone else, the duel is played by the strategy.
@@ -41,11 +41,6 @@ from .trained import TrainedDuels
 
 if TYPE_CHECKING:
     from ..duel import DuelStrategy
-
-# The duel goes to the reader when the opponent's share of moves that surprised the model is
-# below this (module docstring; the reader starts every seat at 0.25, as 4 moves: 5 moves or
-# more, none surprising, bring it under; about 0.05 for Expert's own play, 0.2 for Skilled's).
-TRUST_MISFIT = 0.12
 
 
 class DuelBot(Bot):
@@ -124,10 +119,7 @@ class DuelBot(Bot):
     def reads_the_opponent(self, view: PlayerView) -> bool:
         """Whether the other player of this duel has shown it plays as the reader's model does."""
         reader = self.fallback
-        if not isinstance(reader, ReaderBot) or view.seat is None:
-            return False
-        others = [s for s, active in enumerate(view.active) if active and s != view.seat]
-        return len(others) == 1 and reader.misfit(others[0]) < TRUST_MISFIT
+        return isinstance(reader, ReaderBot) and reader.trusts_in_duel(view)
 
 
 def _fetch_first_duel(view: PlayerView) -> None:

@@ -181,7 +181,15 @@ class StrongBot(Bot):
             if (view.seat, view.history, view.dice, view.pushed, view.round_no) != public:
                 raise ValueError("policies() takes views of one public position, differing only in the seat's hand")
         self.learn(first)
-        return in_duel(self, views, self.scored_policies(views), limit.time if limit is not None else None)
+        own = self.scored_policies(views)
+        if not self.hides_in_duel(first):
+            return own
+        return in_duel(self, views, own, limit.time if limit is not None else None)
+
+    def hides_in_duel(self, view: PlayerView) -> bool:
+        """Whether a duel's equilibrium is mixed into this bot's play at `view` where one is at
+        hand (`bots/strong_duel.py`): always, so that its bids do not give its cup away."""
+        return True
 
     def scored_policies(self, views: Sequence[PlayerView]) -> list[Policy]:
         """This bot's own policy at each of `views` (checked by `policies`), from its scored moves
