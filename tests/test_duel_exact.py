@@ -108,8 +108,13 @@ def test_an_exact_call_is_worth_what_the_rules_say() -> None:
     assert game_for(rules("perudo", 3), (3, 1), 2).exact_hit == (0.0, 1.0)
     assert game_for(rules("perudo", 3, max_dice=4), (3, 1), 2).exact_hit == (1.0, 1.0)
     assert not game_for(rules("classic", 3), (3, 1), 2).has_exact
-    with pytest.raises(ValueError, match="once per game is not part of a duel's round"):
+    # once a game: who may still call it is the game's, which the caller says
+    with pytest.raises(ValueError, match="say which players may still call it"):
         game_for(rules("soar", 3), (3, 1), 2)
+    one = game_for(rules("soar", 3), (3, 1), 2, exact_left=(True, False))
+    assert one.exact_hit == (0.0, 1.0) and one.can_exact[one.parity == 0].any()
+    assert not one.can_exact[one.parity == 1].any()
+    assert not game_for(rules("soar", 3), (3, 1), 2, exact_left=(False, False)).has_exact
 
 
 def test_the_exact_call_survives_packing_and_saving(tmp_path: Path) -> None:

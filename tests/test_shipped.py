@@ -365,12 +365,17 @@ def test_the_manifest_refuses_two_files_for_one_round(folders: Path) -> None:
 
 def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     plan = entries()
-    # 24 pairs of cups in each of 7 variants, and 1 vs 1 in the two with an exact call
-    assert len(plan) == 24 * 7 + 2 and len({(e.variant, e.dice) for e in plan}) == len(plan)
+    # 24 pairs of cups in each of 8 variants, and 1 vs 1 in the three with an exact call
+    assert len(plan) == 24 * 8 + 3 and len({(e.variant, e.dice) for e in plan}) == len(plan)
     assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)}
-    assert {e.variant for e in plan} == {"ones", "top", "none", "perudo", "jokers", "calza", "spot-on"}
+    assert {e.variant for e in plan} == {"ones", "top", "none", "perudo", "jokers", "calza", "spot-on", "soar"}
     plan = entries(variants=tuple(VARIANTS))
-    rules = {e.variant: shipped.rules_key(e.options()) for e in plan}
+    rules = {e.variant: shipped.rules_key(e.options(), e.exact_left) for e in plan}
+    # Soar's: one a game's state of who may still call exact, the opener first
+    soar = preset_options("soar")
+    assert shipped.rules_key(soar, (True, True)) == rules["soar"]
+    assert shipped.rules_key(soar, (True, False)) == rules["soar-opener"] != rules["soar-other"]
+    assert rules["soar-spent"]["exact_left"] == [False, False] and rules["soar"]["pass"] == "at_pass"
     # the keys the presets' two-player rounds reach
     for preset, variant in [
         ("classic", "none"),
@@ -382,8 +387,9 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     ]:
         assert shipped.rules_key(preset_options(preset)) == rules[variant]
     # with an exact call, 1 vs 1 has no exact solution at hand: it is shipped too
-    assert {e.name for e in plan if e.dice == (1, 1)} == {"calza-1v1", "spot-on-1v1"}
-    assert [e.name for e in select(plan, "1v1")] == ["calza-1v1", "spot-on-1v1"]
+    one_each = ["calza-1v1", "spot-on-1v1", "soar-1v1", "soar-opener-1v1", "soar-other-1v1", "soar-spent-1v1"]
+    assert [e.name for e in plan if e.dice == (1, 1)] == one_each
+    assert [e.name for e in select(plan, "1v1")] == one_each
     assert rules["ones"] == shipped.rules_key(preset_options("openspiel", {"wild_face": 1}))
     assert [e.name for e in select(plan, "2v2, 3V2", "ones,top")] == ["ones-2v2", "ones-3v2", "top-2v2", "top-3v2"]
     with pytest.raises(ValueError, match="1v1 is solved exactly"):
@@ -406,7 +412,8 @@ def test_the_package_s_own_artifacts_are_whole_of_the_plan_and_within_the_budget
         entry = plan[f"{artifact.variant}-{artifact.dice[0]}v{artifact.dice[1]}"]
         assert artifact.plan == entry.to_json() and artifact.file == entry.file, artifact.file
         strategy = shipped.load_artifact(PACKAGE_SHIPPED, artifact)
-        assert strategy.dice == entry.dice and shipped.rules_key(strategy.options) == artifact.rules
+        assert strategy.dice == entry.dice
+        assert shipped.rules_key(strategy.options, strategy.exact_left) == artifact.rules
     files = {p.name for p in PACKAGE_SHIPPED.glob("*.duel")}
     assert files == {a.file for a in artifacts}, "a .duel file the manifest does not list, or the reverse"
     from liarsdice.bots.cfr import SHIPPED_SOLUTIONS

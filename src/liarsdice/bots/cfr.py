@@ -22,12 +22,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from ..paths import data_dir
-from ..rules import Action, Bid, BidAction, Challenge, Exact, Options, PlayerView
+from ..rules import Action, Bid, BidAction, Challenge, Exact, Options, Pass, PlayerView
 from .base import Bot, Limit
 from .probability import ProbabilityBot
 
 if TYPE_CHECKING:
     from ..solver import Solution
+
+# A pass among the moves a strategy is asked about (`duel.graph.PASS`: the duel package needs
+# the solver's extra, which this module does not).
+PASS = "pass"
 
 SOLVE_ON_THE_FLY_NODES = 1 << 13
 SOLVE_SECONDS = 30.0  # the most a first-use solve may take without a time limit
@@ -146,20 +150,33 @@ class CfrBot(Bot):
         return policy_at(solution.policy, view)
 
 
-def duel_dice(view: PlayerView) -> tuple[int, int] | None:
+def duel_dice(view: PlayerView, passes: bool = False) -> tuple[int, int] | None:
     """(the opener's dice, the other's) when this round is a plain two-player bidding duel, the game
-    the solvers take: no votes, chips, pass, push or one-die round (which counts no wilds); else None."""
+    the solvers take: no votes, chips, pass, push or one-die round (which counts no wilds); else None.
+    `passes`: Soar's passes (without a push) may be in it too, as in the trained duels that have them."""
     legal = view.legal
     if legal is None or legal.voting or legal.economy or view.seat is None or view.one_die_round:
         return None
     active = [s for s, a in enumerate(view.active) if a]
     if len(active) != 2 or view.starter is None:
         return None
-    if any(not isinstance(t.action, BidAction) or t.action.push for t in view.history):
+    allowed = (BidAction, Pass) if passes else (BidAction,)
+    if any(not isinstance(t.action, allowed) or t.action.push for t in view.history):
         return None
     opener = view.starter
     other = active[1] if active[0] == opener else active[0]
     return view.dice[opener], view.dice[other]
+
+
+def duel_exact_left(view: PlayerView) -> tuple[bool, bool] | None:
+    """Where exact may be called once a game: whether the opener and the other player of this
+    duel still may (the game's, which a duel strategy is trained for); else None."""
+    o = view.options
+    if o.exact == "none" or o.exact_limit == "unlimited" or view.starter is None:
+        return None
+    active = [s for s, a in enumerate(view.active) if a]
+    other = next(s for s in active if s != view.starter)
+    return (not view.exact_used[view.starter], not view.exact_used[other])
 
 
 def policy_at(
@@ -167,25 +184,27 @@ def policy_at(
     view: PlayerView,
 ) -> list[tuple[Action, float]] | None:
     """A strategy's policy at this view as legal moves and their chances (None, the liar call, as
-    the challenge of the standing bid; "exact" as the exact call); None where the strategy has no
-    answer here."""
-    bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+    the challenge of the last move, a bid or a pass; "exact" as the exact call; "pass" as a pass);
+    None where the strategy has no answer here."""
+    moves: list[Bid | str] = [t.action.bid if isinstance(t.action, BidAction) else PASS for t in view.history]
     try:
-        policy = policy_of(view.hand, bids)
+        policy = policy_of(view.hand, moves)  # type: ignore[arg-type]  # moves are bids where there are no passes
     except (ValueError, KeyError):
         return None
     legal = set(view.legal_actions)
     chances: list[tuple[Action, float]] = []
-    for bid, p in policy.items():
+    for move, p in policy.items():
         if p <= 0:
             continue
         action: Action
-        if bid is None:
-            if view.standing_bidder is None:
+        if move is None:
+            if not view.history:
                 continue
-            action = Challenge(view.standing_bidder)
-        elif isinstance(bid, Bid):
-            action = BidAction(bid)
+            action = Challenge(view.history[-1].seat)  # a duel's challenge is of the last move
+        elif isinstance(move, Bid):
+            action = BidAction(move)
+        elif move == PASS:
+            action = Pass()
         else:
             action = Exact()
         if action in legal:

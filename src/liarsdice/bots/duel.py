@@ -1,7 +1,7 @@
 """The `duel` bot: an equilibrium-like strategy in every two-player round, the strong bot elsewhere.
 
-Every game ends in a duel. In a two-player round without pass or push (the last two players of
-any game too), once the dice are rolled the round is a bidding game of two players: the opener is
+Every game ends in a duel. In a two-player round without a push (the last two players of any
+game too), once the dice are rolled the round is a bidding game of two players: the opener is
 player 0. The bot plays, in this order of preference:
 
 1. the exact solution, where the cfr bot has or can quickly compute it (tiny games);
@@ -12,9 +12,12 @@ player 0. The bot plays, in this order of preference:
    games (up to trained.TRAIN_ON_THE_FLY_WORK) are trained on first use and cached there;
 3. the reader (`bots/reader.py`: Expert's play, reading each player by a model of Expert's own
    play as far as that player's reveals fit it), for everything else: more than two players, a
-   pass or a push in the round, an exact allowed once per game (who has called it is the game's,
-   not the round's), a one-die round (wilds do not count there: another game), a duel nobody has
-   trained.
+   push in the round (it rerolls a cup: no trained game has it), a one-die round (wilds do not
+   count there: another game), a duel nobody has trained.
+
+Soar's duel is trained with its passes and its exact allowed once a game: a strategy for each
+answer to who may still call it (the game's, not the round's; `cfr.duel_exact_left`). The
+strategy never pushes; once the other player pushes, the reader plays the rest of the round.
 
 One exception to that order: against an opponent whose reveals show that it plays as the model
 says (its misfit under `reader.TRUST_MISFIT`), the reader plays the duel too. An equilibrium loses
@@ -33,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from ..rules import Action, Game, Options, PlayerView
 from .base import Bot, Limit
-from .cfr import CfrBot, duel_dice, policy_at
+from .cfr import CfrBot, duel_dice, duel_exact_left, policy_at
 from .reader import ReaderBot
 from .strong import StrongBot
 from .strong_mixing import Policy, draw
@@ -54,9 +57,16 @@ class DuelBot(Bot):
         self.fallback: StrongBot = ReaderBot(seed)
         self.source = ""  # what played the last decision: "exact", "duel", "reader" or "fallback"
 
-    def strategy_for(self, options: Options, dice: tuple[int, int], *, train_small: bool = True) -> DuelStrategy | None:
+    def strategy_for(
+        self,
+        options: Options,
+        dice: tuple[int, int],
+        *,
+        train_small: bool = True,
+        exact_left: tuple[bool, bool] | None = None,
+    ) -> DuelStrategy | None:
         """The strategy of this duel at this bot's memory (`TrainedDuels.strategy_for`)."""
-        return TrainedDuels.strategy_for(options, dice, self.k, train_small=train_small)
+        return TrainedDuels.strategy_for(options, dice, self.k, train_small=train_small, exact_left=exact_left)
 
     def act(self, view: PlayerView, limit: Limit | None = None) -> Action:
         chances = self._duel_policy(view, limit)
@@ -91,7 +101,7 @@ class DuelBot(Bot):
 
     def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
         self.source = "fallback"
-        dice = duel_dice(view)
+        dice = duel_dice(view, passes=True)
         if dice is None:
             _fetch_first_duel(view)
             return None
@@ -107,8 +117,9 @@ class DuelBot(Bot):
             if exact is not None:
                 self.source = "exact"
                 return exact
-        strategy = self.strategy_for(view.options, dice)
-        TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
+        left = duel_exact_left(view)
+        strategy = self.strategy_for(view.options, dice, exact_left=left)
+        TrainedDuels.fetch_ahead(view.options, dice, left)  # this round's first: it is needed now
         if strategy is None:
             return None
         chances = policy_at(strategy.play, view)

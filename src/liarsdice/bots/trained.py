@@ -31,14 +31,21 @@ TRAIN_ITERATIONS = 300
 # The most dice a cup of a shipped duel holds (`duel.plan.MAX_DICE`, not imported: the duel
 # package needs the solver's extra): the next rounds fetched ahead go no higher.
 MAX_DUEL_DICE = 5
+# who may still call an exact allowed once a game, the opener first (None where any time or never)
+ExactLeft = tuple[bool, bool] | None
 
 
 @lru_cache(maxsize=1024)  # every decision asks
-def strategy_key(options: Options, dice: tuple[int, int], k: int) -> str:
-    """A name for the trained duel of these bidding and counting rules, dice and memory k."""
-    rules = {**bidding_rules(options, dice), "k": k}
+def strategy_key(options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None) -> str:
+    """A name for the trained duel of these bidding and counting rules, dice and memory k (and
+    who may still call an exact allowed once a game, the opener first)."""
+    rules: dict[str, object] = {**bidding_rules(options, dice), "k": k}
     if options.exact != "none":  # another game (a key without it is a strategy of bids alone)
         rules.update(exact=options.exact, exact_limit=options.exact_limit, cap=options.dice_cap(0))
+        if options.exact_limit != "unlimited" and exact_left is not None:
+            rules.update(exact_left=list(exact_left))
+    if options.pass_rule != "none":
+        rules.update(passes=options.pass_rule)
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
     return f"{dice[0]}v{dice[1]}-f{options.faces}-k{k}-{digest}"
 
@@ -47,11 +54,13 @@ def strategies_dir() -> Path:
     return data_dir() / "duel"
 
 
-def load_strategy(options: Options, dice: tuple[int, int], k: int) -> DuelStrategy | None:
+def load_strategy(
+    options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None
+) -> DuelStrategy | None:
     """The trained strategy of this duel from the data directory; else None."""
     from ..duel import DuelStrategy
 
-    name = f"{strategy_key(options, dice, k)}.npz"
+    name = f"{strategy_key(options, dice, k, exact_left)}.npz"
     path = strategies_dir() / name
     if path.exists():
         with contextlib.suppress(ValueError):
@@ -72,49 +81,66 @@ class TrainedDuels:
     _loading: ClassVar[dict[str, threading.Lock]] = {}
     # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
     _ahead: ClassVar[
-        queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int]] | None]
+        queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft] | None]
     ] = queue.SimpleQueue()  # None: stop (`_stop_fetching`)
-    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int]]]] = set()
+    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft]]] = set()
     _fetcher: ClassVar[threading.Thread | None] = None
     _starting: ClassVar[threading.Lock] = threading.Lock()
-    _last_ahead: ClassVar[tuple[int, Options, tuple[int, int]] | None] = None
+    _last_ahead: ClassVar[tuple[int, Options, tuple[int, int], ExactLeft] | None] = None
 
     @classmethod
     def strategy_for(
-        cls, options: Options, dice: tuple[int, int], k: int | None = None, *, train_small: bool = True
+        cls,
+        options: Options,
+        dice: tuple[int, int],
+        k: int | None = None,
+        *,
+        train_small: bool = True,
+        exact_left: ExactLeft = None,
     ) -> DuelStrategy | None:
         """The strategy of this duel, remembering `k` bids (None: the duel's default memory, or
         another trained here if that one is not): from memory, the data directory or the package's
-        shipped strategies, or trained now if small (unless not `train_small`); else None."""
-        return cls._look_up(options, dice, k, train_small, cls.cache, cls.not_trained)
+        shipped strategies, or trained now if small (unless not `train_small`); else None.
+        `exact_left`: who may still call exact (the opener first), where it may be called once a
+        game (no strategy is found there without it)."""
+        return cls._look_up(options, dice, k, train_small, cls.cache, cls.not_trained, exact_left)
 
     @classmethod
-    def fetch_ahead(cls, options: Options, dice: tuple[int, int]) -> None:
+    def fetch_ahead(cls, options: Options, dice: tuple[int, int], exact_left: ExactLeft = None) -> None:
         """Look up, in the background, the strategies of the duels the next round of this one may
         be (a die fewer for either player, or more where a hit gains one; either may open), so
         that the decision that first needs one does not wait for it: loading one takes 20 to 40
         ms (its graph, its lzma stream), and a game of 5 dice each meets some twenty; and the
         exact solution of one die each, where the rules have no exact call. Nothing is trained
-        there; a lookup that finds nothing is kept as such (`not_trained`)."""
-        if cls._last_ahead == (id(cls.cache), options, dice):
+        there; a lookup that finds nothing is kept as such (`not_trained`). With an exact allowed
+        once a game, the next round's players may still call it as in this one (`exact_left`) or
+        the caller of this round's may not."""
+        if cls._last_ahead == (id(cls.cache), options, dice, exact_left):
             return  # asked at every decision: most are of the round asked about last
-        cls._last_ahead = (id(cls.cache), options, dice)
+        cls._last_ahead = (id(cls.cache), options, dice, exact_left)
         a, b = dice
         steps = (-1, 1) if options.exact == "gain_die" else (-1,)
-        cls.fetch(options, [(a + d, b) for d in steps] + [(a, b + d) for d in steps])
+        sizes = [(a + d, b) for d in steps] + [(a, b + d) for d in steps]
+        lefts = [exact_left]
+        if exact_left is not None:
+            lefts += [(False, exact_left[1]), (exact_left[0], False)]
+        for left in dict.fromkeys(lefts):
+            cls.fetch(options, sizes, left)
 
     @classmethod
-    def fetch(cls, options: Options, sizes: Sequence[tuple[int, int]]) -> None:
+    def fetch(cls, options: Options, sizes: Sequence[tuple[int, int]], exact_left: ExactLeft = None) -> None:
         """Look up the strategies of the duels of `sizes`, either player opening, in the
-        background (`fetch_ahead`); sizes out of the plan are left alone."""
+        background (`fetch_ahead`); sizes out of the plan are left alone. `exact_left` is of the
+        first player of each size."""
         cache, missing = cls.cache, cls.not_trained
         for x, y in sizes:
             if min(x, y) < 1 or max(x, y) > MAX_DUEL_DICE:
                 continue
-            for pair in ((x, y), (y, x)):
-                if (id(cache), options, pair) not in cls._asked_ahead:
-                    cls._asked_ahead.add((id(cache), options, pair))
-                    cls._ahead.put((cache, missing, options, pair))
+            swapped = None if exact_left is None else (exact_left[1], exact_left[0])
+            for pair, left in (((x, y), exact_left), ((y, x), swapped)):
+                if (id(cache), options, pair, left) not in cls._asked_ahead:
+                    cls._asked_ahead.add((id(cache), options, pair, left))
+                    cls._ahead.put((cache, missing, options, pair, left))
         with cls._starting:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
@@ -144,10 +170,10 @@ class TrainedDuels:
             asked = cls._ahead.get()
             if asked is None:
                 return
-            cache, missing, options, dice = asked
+            cache, missing, options, dice, left = asked
             # Into the tables of when it was asked: a test that swapped them meanwhile sees nothing.
             with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
-                cls._look_up(options, dice, None, False, cache, missing)
+                cls._look_up(options, dice, None, False, cache, missing, left)
                 if dice == (1, 1) and options.exact == "none":
                     # One die each is played by its exact solution: shipped for the presets'
                     # rules, else solved on first use (1.5 s for Jokers' bids, mid-game).
@@ -162,6 +188,7 @@ class TrainedDuels:
         train_small: bool,
         cache: dict[str, DuelStrategy | None],
         not_trained: set[str],
+        exact_left: ExactLeft = None,
     ) -> DuelStrategy | None:
         try:
             from ..duel import DuelStrategy, default_k, game_for, least_work, train
@@ -172,7 +199,7 @@ class TrainedDuels:
             memory = default_k(options, dice) if k is None else k
         except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
             return None
-        key = strategy_key(options, dice, memory)
+        key = strategy_key(options, dice, memory, exact_left)
         if key in cache:
             return cache[key]
         if not train_small and key in not_trained:
@@ -182,15 +209,15 @@ class TrainedDuels:
         with loading:
             if key in cache:
                 return cache[key]
-            strategy = load_strategy(options, dice, memory)
+            strategy = load_strategy(options, dice, memory, exact_left)
             if strategy is None and k is None:
                 # Trained with another memory (`liarsdice train --k`): better than none.
                 for other in (*range(memory - 1, 1, -1), *range(memory + 1, 13)):
-                    strategy = load_strategy(options, dice, other)
+                    strategy = load_strategy(options, dice, other, exact_left)
                     if strategy is not None:
                         break
             if strategy is None:
-                strategy = shipped_strategy(options, dice)
+                strategy = shipped_strategy(options, dice, exact_left=exact_left)
                 if strategy is not None and k is not None and strategy.k != k:
                     strategy = None  # another memory was asked for
             if strategy is None and not train_small:
@@ -199,13 +226,15 @@ class TrainedDuels:
             if strategy is None:
                 try:
                     small = least_work(options, dice) <= TRAIN_ON_THE_FLY_WORK
-                    game = game_for(options, dice, memory) if small else None
+                    game = game_for(options, dice, memory, exact_left=exact_left) if small else None
                 except ValueError:
                     game = None
                 if game is not None:
                     work = len(game.players[0].hands) * len(game.players[1].hands) * game.num_edges
                     if work <= TRAIN_ON_THE_FLY_WORK:
-                        trained = train(options, dice, k=memory, iterations=TRAIN_ITERATIONS)
+                        trained = train(
+                            options, dice, k=memory, iterations=TRAIN_ITERATIONS, game=game, exact_left=exact_left
+                        )
                         # Played as saved, as any other process will load it from the data
                         # directory: saving drops its smallest probabilities (`stored`).
                         try:

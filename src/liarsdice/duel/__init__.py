@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Options
 from .footprint import TooBig, measure, refuse_if_too_big, too_big_message
-from .graph import AbstractGame, Stopped, game_for, least_work
+from .graph import PASS_MOST_DICE, AbstractGame, Stopped, game_for, least_work
 from .strategy import DuelStrategy
 
 if TYPE_CHECKING:
@@ -51,6 +51,9 @@ def __getattr__(name: str) -> Any:
 # minutes) where k=3 gave +0.14 (1,112 iterations); more than 3 while an iteration stays under
 # MAX_WORK: with the top face wild, k=3 leaves 0.044 at 2 dice vs 1, k=4 still 0.023 at 1 vs 2.
 MAX_EDGES = 500_000
+# How many times the edges a graph has where a player may pass (Soar): 2.5 to 7, measured from 1
+# vs 2 to 2 vs 4 at k=2 to 4.
+PASS_GROWTH = 7
 MAX_WORK_3 = 2e9
 MAX_WORK = 6e7
 
@@ -70,9 +73,11 @@ def default_k(options: Options, dice: tuple[int, int]) -> int:
     spec = GameSpec.from_options(options, dice)
     bids = len(spec.bids)
     pairs = len(hands_of(dice[0], spec.faces)) * len(hands_of(dice[1], spec.faces))
+    # where a player may pass, a node per who has passed and passes since the bid (graph.py)
+    growth = PASS_GROWTH if options.pass_rule != "none" and PASS_MOST_DICE in dice else 1
     k = 2
     while k < bids:
-        edges = estimated_edges(bids, k + 1)
+        edges = growth * estimated_edges(bids, k + 1)
         if edges > MAX_EDGES or pairs * edges > (MAX_WORK_3 if k + 1 == 3 else MAX_WORK):
             break
         k += 1
@@ -95,6 +100,7 @@ def train(
     stop: Callable[[], bool] | None = None,
     game: AbstractGame | None = None,
     memory: int | None = None,
+    exact_left: tuple[bool, bool] | None = None,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
     remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`
@@ -110,7 +116,8 @@ def train(
 
     The graph is built here unless `game` is given (then the caller has checked its size). A
     training that would not fit in `memory` bytes (the machine's available memory if None) is
-    refused with TooBig before anything is allocated."""
+    refused with TooBig before anything is allocated. `exact_left`: which players may still call
+    exact, where the rules allow one a game (`graph.exact_left_of`)."""
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
 
@@ -121,7 +128,7 @@ def train(
         k = default_k(options, dice)
     if game is None:
         refuse_if_too_big(options, dice, k, memory)
-        game = game_for(options, dice, k, stop=time_up)
+        game = game_for(options, dice, k, stop=time_up, exact_left=exact_left)
         footprint = measure(game)
         fit = footprint.fit(memory)
         if not fit.ok:
@@ -129,7 +136,10 @@ def train(
     from .dcfr import Trainer
 
     trainer = Trainer(game, sample=sample, seed=seed)
-    about = json.loads(json.dumps({"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}))
+    about = {"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}
+    if game.exact_left != (options.exact != "none",) * 2:
+        about["exact_left"] = list(game.exact_left)
+    about = json.loads(json.dumps(about))
     if checkpoint is not None and Path(checkpoint).exists():
         trainer.resume(checkpoint, about)
         if on_resume is not None:
@@ -166,7 +176,8 @@ def train(
     if trainer.cut_short is not None:
         player, hands_done, hands = trainer.cut_short
         meta["cut_short"] = f"the last iteration was cut short: {hands_done} of {hands} hands of player {player}"
-    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game, [e0, e1])
+    left = exact_left if options.exact != "none" and options.exact_limit != "unlimited" else None
+    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game, [e0, e1], left)
 
 
 __all__ = [

@@ -109,7 +109,6 @@ def _hand(
     my_reach: Floats,
     value: npt.NDArray[np.float32],
     call: Floats,
-    has_exact: bool,
     hit_mine: float,
     hit_theirs: float,
     opp_exact_t: npt.NDArray[np.float32],
@@ -117,11 +116,18 @@ def _hand(
     a_exact: Floats,
     s_exact: Floats,
     spot: Floats,
+    can_call: npt.NDArray[np.bool_],
+    can_exact: npt.NDArray[np.bool_],
+    pass_call: npt.NDArray[np.bool_],
+    my_pass_holds: npt.NDArray[np.bool_],
+    opp_pass_holds: npt.NDArray[np.bool_],
 ) -> float:
     """The traverser `me` holding hand x: match its strategy, then update its regrets and
     average at its nodes (weighted by `weight`); returns its value against the opponent's range.
-    Where `has_exact`, the player to act may also call exact: a hit pays the caller `hit_mine`
-    (the traverser) or `hit_theirs` (the opponent), a miss costs it 1."""
+    The player to act at node n may call the last move a lie where `can_call[n]` (a pass where
+    `pass_call[n]`: it holds where `*_pass_holds` says) and call exact where `can_exact[n]`: a
+    hit pays the caller `hit_mine` (the traverser) or `hit_theirs` (the opponent), a miss costs
+    it 1."""
     n_nodes = parity.shape[0]
     h_opp = opp_chance.shape[0]
     # Strategy of hand x at the traverser's nodes.
@@ -132,24 +138,25 @@ def _hand(
         es = edge_slot[n]
         kids = edge_count[n]
         total = 0.0
-        if n > 0 and r_liar[x, ls] > REGRET_EPSILON:
+        calls = can_call[n]
+        if calls and r_liar[x, ls] > REGRET_EPSILON:
             total += r_liar[x, ls]
         for j in range(kids):
             if r_bid[x, es + j] > REGRET_EPSILON:
                 total += r_bid[x, es + j]
-        calls_exact = has_exact and n > 0
+        calls_exact = can_exact[n]
         if calls_exact and r_exact[x, ls] > REGRET_EPSILON:
             total += r_exact[x, ls]
         if total > 0.0:
-            if n > 0:
+            if calls:
                 s_liar[ls] = r_liar[x, ls] / total if r_liar[x, ls] > REGRET_EPSILON else 0.0
             for j in range(kids):
                 s_bid[es + j] = r_bid[x, es + j] / total if r_bid[x, es + j] > REGRET_EPSILON else 0.0
             if calls_exact:
                 s_exact[ls] = r_exact[x, ls] / total if r_exact[x, ls] > REGRET_EPSILON else 0.0
         else:
-            u = 1.0 / (kids + (1 if n > 0 else 0) + (1 if calls_exact else 0))
-            if n > 0:
+            u = 1.0 / (kids + (1 if calls else 0) + (1 if calls_exact else 0))
+            if calls:
                 s_liar[ls] = u
             for j in range(kids):
                 s_bid[es + j] = u
@@ -180,29 +187,42 @@ def _hand(
         kids = edge_count[n]
         v = value[n]
         v[:] = 0.0
-        if n > 0:
+        # The last move is the one not to act's: it wins the liar call if its bid is true, or
+        # its pass holds.
+        mover_is_me = parity[n] != me
+        if pass_call[n]:
+            if mover_is_me:
+                for y in range(h_opp):
+                    call[y] = 1.0 if my_pass_holds[x] else -1.0
+            else:
+                for y in range(h_opp):
+                    call[y] = -1.0 if opp_pass_holds[y] else 1.0
+        elif can_call[n]:
             rung = last[n]
             f = bid_face[rung] - 1
             need = bid_q[rung] - my_counts[f, x]
-            # The bidder wins the call if the bid is true; the bidder is the one not to act.
-            bidder_is_me = parity[n] != me
             for y in range(h_opp):
                 true = opp_counts[f, y] >= need
-                call[y] = 1.0 if true == bidder_is_me else -1.0
-            if has_exact:
-                # the caller of an exact is the one to act
-                for y in range(h_opp):
-                    hit = opp_counts[f, y] == need
-                    if bidder_is_me:
-                        spot[y] = -hit_theirs if hit else 1.0
-                    else:
-                        spot[y] = hit_mine if hit else -1.0
+                call[y] = 1.0 if true == mover_is_me else -1.0
+        if can_exact[n]:
+            # The caller of an exact is the one to act; the standing bid is the other's.
+            rung = last[n]
+            f = bid_face[rung] - 1
+            need = bid_q[rung] - my_counts[f, x]
+            for y in range(h_opp):
+                hit = opp_counts[f, y] == need
+                if mover_is_me:
+                    spot[y] = -hit_theirs if hit else 1.0
+                else:
+                    spot[y] = hit_mine if hit else -1.0
+        calls = can_call[n]
+        calls_exact = can_exact[n]
         if parity[n] == me:
             for y in range(h_opp):
                 weighted[y] = opp_chance[y] * opp_reach[n, y]
             base = 0.0
             liar_value = 0.0
-            if n > 0:
+            if calls:
                 for y in range(h_opp):
                     liar_value += weighted[y] * call[y]
                 p = s_liar[ls]
@@ -211,7 +231,7 @@ def _hand(
                     for y in range(h_opp):
                         v[y] += p * call[y]
             exact_value = 0.0
-            if n > 0 and has_exact:
+            if calls_exact:
                 for y in range(h_opp):
                     exact_value += weighted[y] * spot[y]
                 p = s_exact[ls]
@@ -233,27 +253,27 @@ def _hand(
                 base += p * cv
                 # The regret of the raise is cv - base; base is known after the last edge.
                 r_bid[x, es + j] += weight * cv
-            if n > 0:
+            if calls:
                 r_liar[x, ls] += weight * (liar_value - base)
-                if has_exact:
-                    r_exact[x, ls] += weight * (exact_value - base)
+            if calls_exact:
+                r_exact[x, ls] += weight * (exact_value - base)
             for j in range(kids):
                 r_bid[x, es + j] -= weight * base
             mr = my_reach[n] * weight
             if mr != 0.0:
-                if n > 0:
+                if calls:
                     a_liar[x, ls] += mr * s_liar[ls]
-                    if has_exact:
-                        a_exact[x, ls] += mr * s_exact[ls]
+                if calls_exact:
+                    a_exact[x, ls] += mr * s_exact[ls]
                 for j in range(kids):
                     a_bid[x, es + j] += mr * s_bid[es + j]
         else:
-            if n > 0:
+            if calls:
                 for y in range(h_opp):
                     v[y] += opp_liar_t[ls, y] * call[y]
-                if has_exact:
-                    for y in range(h_opp):
-                        v[y] += opp_exact_t[ls, y] * spot[y]
+            if calls_exact:
+                for y in range(h_opp):
+                    v[y] += opp_exact_t[ls, y] * spot[y]
             for j in range(kids):
                 child = value[edge_child[first + j]]
                 for y in range(h_opp):
@@ -292,6 +312,7 @@ class Trainer:
         self.a_bid = [np.zeros(s) for s in shape_b]
         self.r_exact = [np.zeros(s) for s in shape_e]
         self.a_exact = [np.zeros(s) for s in shape_e]
+        self.holds = (g.pass_holds(0), g.pass_holds(1))
         self.value = 0.0
         self.seconds = 0.0  # spent training, over every run continued here (`checkpoint`)
         # (player, hands updated, hands of the half-iteration) of the last iteration if it was cut short
@@ -432,6 +453,7 @@ class Trainer:
         call = np.zeros(h_opp)
         spot = np.zeros(h_opp)
         s_exact = np.zeros(g.num_node_slots[me] if g.has_exact else 0)
+        holds = self.holds
         total = 0.0
         for done, (x, w) in enumerate(zip(hands, weights, strict=True)):
             if cut is not None and cut():
@@ -465,7 +487,6 @@ class Trainer:
                 my_reach,
                 value,
                 call,
-                g.has_exact,
                 hit[me],
                 hit[opp],
                 o_exact_t,
@@ -473,6 +494,11 @@ class Trainer:
                 self.a_exact[me],
                 s_exact,
                 spot,
+                g.can_call,
+                g.can_exact,
+                g.pass_call,
+                holds[me],
+                holds[opp],
             )
             total += w * v
         return total, np.unique(hands), True

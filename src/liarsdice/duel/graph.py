@@ -15,16 +15,28 @@ Each player owns the nodes where it acts (parity 0: the opener, player 0) and nu
 their edges, in its own *slots*, so that its strategy is an array (hands, slots).
 
 Besides raising, the player to act may call the standing bid a lie (the liar call: +1 to whoever
-is right, -1 to the other) and, where the rules have it any time, exact (spot-on, calza): a hit
-pays its caller what `exact_hit` says, a miss costs it 1. Both end the round; the payoffs are the
-round's dice, as the liar call's.
+is right, -1 to the other) and, where the rules have it, exact (spot-on, calza): a hit pays its
+caller what `exact_hit` says, a miss costs it 1. Both end the round; the payoffs are the round's
+dice, as the liar call's. Where exact may be called once a game (Soar), who still may is the
+game's, not the round's: the graph is built for one answer (`exact_left`).
+
+With Soar's pass (all my dice show one face, ones not wild), a player with two dice (the rules
+say two or more: see PASS_MOST_DICE) may pass once a round instead of raising. A push, which
+rerolls a cup, is not part of this game (its hands are fixed), whether the rules have it or
+not: a round where someone pushes leaves it. A pass leaves the standing bid standing; the next
+player
+may challenge the pass (the passer loses a die if its hand is not all one face, else the
+challenger does), raise the standing bid, pass in turn, or call exact on the standing bid if it is
+not its own. A node then also remembers who has passed and how many passes followed the standing
+bid (0 to 2); each pass is an edge of its own, after the node's raises, to a node with the same
+last bid and one pass more, so that ordering the nodes by last rung, then passes made, is still
+a topological order.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +47,20 @@ from ..rules import Bid, Options
 from ..solver.tree import GameSpec, hand_chance, hands_of
 
 Hand = tuple[int, ...]
+
+# The most dice a player may pass with in the abstract game. A pass holds where every die shows one
+# face: 1 time in 6 with two dice, 1 in 36 with three, 1 in 216 with four; the next player
+# challenges any other and wins. Passes with more dice would multiply the graph (a node per who
+# has passed and passes since the bid: 5 vs 5 at k=2 has 7 times the edges) for a move that is
+# nearly always a lost die. A round where a player passes with more leaves the trained game.
+PASS_MOST_DICE = 2
+
+# A pass in a sequence of moves (`node_of`) and in a policy; the rung of a pass edge
+# (`edge_rung`); and the exact call's key in a policy (None is the liar call's, a Bid a raise's).
+PASS = "pass"
+EXACT = "exact"
+PASS_RUNG = -1
+Move = Bid | str
 
 
 class Stopped(Exception):
@@ -56,8 +82,16 @@ class Player:
 class AbstractGame:
     """The graph of (player to act, last k bids) for the bidding and counting game of `spec`."""
 
-    def __init__(self, spec: GameSpec, k: int, stop: Callable[[], bool] | None = None) -> None:
-        """`stop()`, asked at every wave of new nodes, ends a long build early (Stopped)."""
+    def __init__(
+        self,
+        spec: GameSpec,
+        k: int,
+        stop: Callable[[], bool] | None = None,
+        exact_left: tuple[bool, bool] | None = None,
+    ) -> None:
+        """`stop()`, asked at every wave of new nodes, ends a long build early (Stopped).
+        `exact_left`: which players may still call exact, where it may be called once a game
+        (required there; `exact_left_of` reads it from the rules otherwise)."""
         if k < 1:
             raise ValueError(f"the players must remember at least the standing bid (k >= 1), not k={k}")
         self.spec = spec
@@ -66,13 +100,20 @@ class AbstractGame:
         self.players = [self._player(spec.dice[p]) for p in (0, 1)]
         self.bid_q = np.array([b.quantity for b in spec.bids], dtype=np.int64)
         self.bid_face = np.array([b.face for b in spec.bids], dtype=np.int64)
-        self.exact_hit = exact_hit(spec)
+        self.exact_left = exact_left_of(spec.options, exact_left)
+        self.exact_hit = exact_hit(spec) if any(self.exact_left) else None
+        self.passes = spec.options.pass_rule != "none"
+        # Who may pass: two dice or more (`rules.html`: "A player with two or more dice can pass"),
+        # up to PASS_MOST_DICE here.
+        self.can_pass = np.array([self.passes and 2 <= spec.dice[p] <= PASS_MOST_DICE for p in (0, 1)])
 
-        # A node is (parity, the last k rungs) as one number, its key: parity above B bits, a bit
-        # for each rung remembered. Bids only rise, so the set of rungs is the sequence, and the
-        # first remembered is the lowest. Past 62 bits the keys are Python's integers.
+        # A node is (passes, parity, the last k rungs) as one number, its key: a bit for each rung
+        # remembered, parity above those B bits, and above it, with passes, the passes since the
+        # standing bid (2 bits) and who has passed (a bit each). Bids only rise, so the set of rungs
+        # is the sequence, and the first remembered is the lowest. Past 62 bits the keys are
+        # Python's integers.
         B = self.num_bids
-        self._dtype = np.dtype(np.int64) if B <= 61 else np.dtype(object)
+        self._dtype = np.dtype(np.int64) if B + (5 if self.passes else 1) <= 62 else np.dtype(object)
         self._openings = np.array(spec.openings, dtype=np.int64)
 
         # Every node reachable from the root, found by walking the rungs upwards, a wave at a time.
@@ -85,10 +126,12 @@ class AbstractGame:
             children = np.unique(children)
             frontier = children[~np.isin(children, found, assume_unique=True)]
             found = np.union1d(found, frontier)
-        parity, rungs = self._decode(found)
+        parity, rungs, flags = self._decode(found)
         last = np.max(rungs, axis=1, initial=-1)
-        # Nodes in order of their last rung (the root, with none, first), then parity and rungs.
-        order = np.lexsort((*rungs.T[::-1], parity, last))
+        passed = ((flags >> 1) & 1) + (flags & 1)
+        # Nodes in order of their last rung (the root, with none, first), then the passes made,
+        # then the rest of the key (without passes: parity and rungs).
+        order = np.lexsort((*rungs.T[::-1], parity, flags, passed, last))
         self._keys = found  # sorted
         self._index = np.empty(len(found), dtype=np.int64)
         self._index[order] = np.arange(len(found))
@@ -96,6 +139,15 @@ class AbstractGame:
         N = len(keys)
         self.parity = parity[order]
         self.last = last[order]
+        flags = flags[order]
+        since = flags >> 2
+        # What the player to act may call: the liar call on the last move (a bid or a pass), if
+        # any; exact on the standing bid where it is the other player's (no pass, or two since)
+        # and the player to act still may.
+        self.can_call = (self.last >= 0) | (since > 0)
+        self.pass_call = since > 0
+        left = np.array(self.exact_left)
+        self.can_exact = (self.exact_hit is not None) & (self.last >= 0) & (since != 1) & left[self.parity]
         children, to, source = self._children(keys)
         counts = np.bincount(source, minlength=N).astype(np.int64)
         self.edge_start = np.cumsum(counts) - counts
@@ -116,22 +168,30 @@ class AbstractGame:
         self.num_nodes = N
         self.num_edges = int(counts.sum())
 
-    def _decode(self, keys: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Each key's parity, and [keys, k] the rungs it remembers, rising, then -1 where fewer."""
+    def _decode(
+        self, keys: npt.NDArray[Any]
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each key's parity, [keys, k] the rungs it remembers, rising, then -1 where fewer, and
+        its pass flags: passes since the standing bid x 4 + player 0 passed x 2 + player 1 passed."""
         B = self.num_bids
-        parity = (keys >> B).astype(np.int64)
+        parity = ((keys >> B) & 1).astype(np.int64)
+        flags = (keys >> (B + 1)).astype(np.int64)
         bits = ((keys[:, None] >> np.arange(B).astype(self._dtype)) & 1).astype(bool)
         at = np.argsort(~bits, axis=1, kind="stable")[:, : self.k]  # the set bits first, rising
         held = np.take_along_axis(bits, at, axis=1)
-        return parity, np.where(held, at, -1).astype(np.int64)
+        return parity, np.where(held, at, -1).astype(np.int64), flags
+
+    def _key(self, flags: Any, parity: Any, mask: Any) -> Any:
+        return (((flags * 2) + parity) << self.num_bids) | mask
 
     def _children(
         self, keys: npt.NDArray[Any]
     ) -> tuple[npt.NDArray[Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """Every raise of the nodes of `keys`, node by node and rung by rung: the child's key, the
-        rung, and the number of its node among `keys`."""
+        """Every raise and pass of the nodes of `keys`, node by node, rung by rung and the pass
+        last: the child's key, the rung (PASS_RUNG for a pass), and the number of its node among
+        `keys`."""
         B, openings = self.num_bids, self._openings
-        parity, rungs = self._decode(keys)
+        parity, rungs, flags = self._decode(keys)
         length = (rungs >= 0).sum(axis=1)
         last = np.max(rungs, axis=1, initial=-1)
         count = np.where(length == 0, len(openings), np.maximum(B - 1 - last, 0))
@@ -143,8 +203,22 @@ class AbstractGame:
         mask = keys[source] & ((one << B) - 1)
         # The rung joins those remembered; with k of them, the first (the lowest) is forgotten.
         mask = np.where(length[source] < self.k, mask, mask & (mask - 1)) | (one << rung.astype(self._dtype))
-        child = ((1 - parity[source]).astype(self._dtype) << B) | mask
-        return child, rung, source
+        # a raise keeps who has passed; no pass has followed it
+        child = self._key((flags[source] & 3).astype(self._dtype), (1 - parity[source]).astype(self._dtype), mask)
+        if not self.passes:
+            return child, rung, source
+        # A pass: by a player who may and has not yet; the same bids, one pass more.
+        own_bit = np.where(parity == 0, 2, 1)
+        passing = np.flatnonzero(self.can_pass[parity] & ((flags & own_bit) == 0))
+        p_flags = ((flags[passing] >> 2) + 1) * 4 + ((flags[passing] & 3) | own_bit[passing])
+        p_child = self._key(
+            p_flags.astype(self._dtype), (1 - parity[passing]).astype(self._dtype), keys[passing] & ((one << B) - 1)
+        )
+        children = np.concatenate([child, p_child])
+        rungs_to = np.concatenate([rung, np.full(len(passing), PASS_RUNG, dtype=np.int64)])
+        sources = np.concatenate([source, passing])
+        order = np.argsort(sources, kind="stable")  # a node's raises, then its pass
+        return children[order], rungs_to[order], sources[order]
 
     def _player(self, dice: int) -> Player:
         spec = self.spec
@@ -155,38 +229,63 @@ class AbstractGame:
 
     @property
     def has_exact(self) -> bool:
-        """Whether the player to act may call exact (spot-on, calza) on the standing bid."""
+        """Whether exact (spot-on, calza) may be called in this game (`can_exact` says where)."""
         return self.exact_hit is not None
+
+    def pass_holds(self, player: int) -> npt.NDArray[np.bool_]:
+        """For each hand of `player`: whether a pass with it holds (two dice or more, all one face;
+        ones are not wild for a pass)."""
+        return np.array([len(h) >= 2 and len(set(h)) == 1 for h in self.players[player].hands], dtype=np.bool_)
 
     @property
     def infosets(self) -> int:
         """(node, hand) pairs of the player to act."""
         return sum(self.num_node_slots[p] * len(self.players[p].hands) for p in (0, 1))
 
-    def node_of(self, bids: list[Bid] | tuple[Bid, ...]) -> int:
-        """The abstract node after these bids (player 0 opened); ValueError if they are not a
-        legal sequence of this game."""
+    def node_of(self, moves: Sequence[Move]) -> int:
+        """The abstract node after these moves, bids and PASS (player 0 opened); ValueError if they
+        are not a legal sequence of this game."""
         ladder = self.spec.ladder
-        rungs = []
-        for b in bids:
-            if b not in ladder.index:
-                raise ValueError(f"{b} is not a bid of this game (its ladder: {ladder.bids[0]} to {ladder.bids[-1]})")
-            rungs.append(ladder.index[b])
-        if rungs and rungs[0] not in self.spec.openings:
-            raise ValueError(f"{bids[0]} cannot open")
-        for lower, upper in itertools.pairwise(rungs):
-            if upper <= lower:
-                raise ValueError(f"{ladder.bids[upper]} does not raise {ladder.bids[lower]}")
+        rungs: list[int] = []
+        passed = [False, False]
+        since = 0
+        for turn, move in enumerate(moves):
+            if move == PASS:
+                player = turn % 2
+                if not self.can_pass[player]:
+                    raise ValueError(f"player {player} cannot pass in this game")
+                if passed[player]:
+                    raise ValueError(f"player {player} has passed already this round")
+                passed[player] = True
+                since += 1
+                continue
+            if not isinstance(move, Bid) or move not in ladder.index:
+                raise ValueError(
+                    f"{move} is not a bid of this game (its ladder: {ladder.bids[0]} to {ladder.bids[-1]})"
+                )
+            rung = ladder.index[move]
+            if not rungs and rung not in self.spec.openings:
+                raise ValueError(f"{move} cannot open")
+            if rungs and rung <= rungs[-1]:
+                raise ValueError(f"{move} does not raise {ladder.bids[rungs[-1]]}")
+            rungs.append(rung)
+            since = 0
         kept = rungs[-self.k :]
-        key = (len(rungs) % 2) << self.num_bids | sum(1 << r for r in kept)
+        flags = since * 4 + passed[0] * 2 + passed[1]
+        key = self._key(flags, len(moves) % 2, sum(1 << r for r in kept))
         at = int(np.searchsorted(self._keys, key))
         if at == len(self._keys) or self._keys[at] != key:
             raise KeyError(f"no node after {len(rungs)} bids ending {kept} in this graph")
         return int(self._index[at])
 
     def edge_offset(self, node: int, rung: int) -> int:
-        """The position of the raise to `rung` among the edges of `node`."""
-        if node == 0:
+        """The position of the raise to `rung` (or of the pass, PASS_RUNG) among the edges of `node`."""
+        if rung == PASS_RUNG:
+            last = int(self.edge_start[node] + self.edge_count[node] - 1)
+            if self.edge_count[node] == 0 or self.edge_rung[last] != PASS_RUNG:
+                raise ValueError("the player to act at this node cannot pass")
+            return int(self.edge_count[node]) - 1
+        if self.last[node] < 0:
             return self.spec.openings.index(rung)
         return rung - int(self.last[node]) - 1
 
@@ -199,15 +298,32 @@ def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     options = spec.options
     if options.exact == "none":
         return None
-    if options.exact_limit != "unlimited":
-        # Who has called already is the game's, not the round's: the round cannot say it.
-        raise ValueError(f"an exact limited to {options.exact_limit.replace('_', ' ')} is not part of a duel's round")
     if options.exact == "others_lose":
         return (1.0, 1.0)
     cap = exact_cap(options)
     if cap is None:
         raise ValueError("a die gained by exact up to a cap that differs by seat is not part of a duel's round")
     return (0.0 if spec.dice[0] >= cap else 1.0, 0.0 if spec.dice[1] >= cap else 1.0)
+
+
+def exact_left_of(options: Options, exact_left: tuple[bool, bool] | None) -> tuple[bool, bool]:
+    """Which players may call exact in a round of `options`: `exact_left` where exact may be called
+    once a game (who has called is the game's, not the round's: the caller says), else both or
+    neither, as the rules say. ValueError where the answer is missing or does not fit the rules."""
+    if options.exact == "none":
+        if exact_left is not None and any(exact_left):
+            raise ValueError("these rules have no exact call: nobody may call it")
+        return (False, False)
+    if options.exact_limit == "unlimited":
+        if exact_left is not None and not all(exact_left):
+            raise ValueError("exact may be called any time under these rules: both players may")
+        return (True, True)
+    if exact_left is None:
+        raise ValueError(
+            f"an exact limited to {options.exact_limit.replace('_', ' ')} is the game's: "
+            "say which players may still call it (exact_left)"
+        )
+    return (bool(exact_left[0]), bool(exact_left[1]))
 
 
 def exact_cap(options: Options) -> int | None:
@@ -229,5 +345,11 @@ def least_work(options: Options, dice: tuple[int, int]) -> int:
     return hands * edges
 
 
-def game_for(options: Options, dice: tuple[int, int], k: int, stop: Callable[[], bool] | None = None) -> AbstractGame:
-    return AbstractGame(GameSpec.from_options(options, dice), k, stop)
+def game_for(
+    options: Options,
+    dice: tuple[int, int],
+    k: int,
+    stop: Callable[[], bool] | None = None,
+    exact_left: tuple[bool, bool] | None = None,
+) -> AbstractGame:
+    return AbstractGame(GameSpec.from_options(options, dice), k, stop, exact_left)

@@ -68,22 +68,25 @@ class Layout:
 
     def __init__(self, game: AbstractGame, player: int) -> None:
         own = np.flatnonzero(game.parity == player)
-        has_liar = (own > 0).astype(np.int64)
-        calls = 2 if game.has_exact else 1
+        has_liar = game.can_call[own]
+        has_exact = game.can_exact[own]  # only where the liar call is too
         self.own = own
-        self.width = game.edge_count[own] + calls * has_liar
+        self.width = game.edge_count[own] + has_liar + has_exact
         self.start = np.cumsum(self.width) - self.width
         self.columns = int(self.width.sum())
         self.segment = np.repeat(np.arange(len(own)), self.width)
-        self.liar_columns = self.start[has_liar == 1]
-        self.exact_columns = self.liar_columns + 1 if game.has_exact else np.zeros(0, dtype=np.int64)
-        self.liar_slots = game.node_slot[own[has_liar == 1]]
+        self.liar_columns = self.start[has_liar]
+        self.exact_columns = self.start[has_exact] + 1
+        self.liar_slots = game.node_slot[own[has_liar]]
+        self.exact_slots = game.node_slot[own[has_exact]]
+        self.has_exact = game.has_exact
+        self.has_liar = has_liar
         # The raises of a player's nodes fill its edge slots in node order, so column by column.
         is_call = np.zeros(self.columns, dtype=bool)
         is_call[self.liar_columns] = True
         is_call[self.exact_columns] = True
         self.edge_columns = np.flatnonzero(~is_call)
-        self.forced = self.width == 1  # the liar call alone
+        self.forced = (self.width == 1) & has_liar  # the liar call alone
         self.hands = len(game.players[player].hands)
 
     def rows(
@@ -93,7 +96,7 @@ class Layout:
         out[:, self.liar_columns] = liar[:, self.liar_slots]
         if len(self.exact_columns):
             assert exact is not None and exact.shape[1], "a game with exact calls needs their probabilities"
-            out[:, self.exact_columns] = exact[:, self.liar_slots]
+            out[:, self.exact_columns] = exact[:, self.exact_slots]
         out[:, self.edge_columns] = bid
         return out
 
@@ -103,8 +106,8 @@ class Layout:
         """(liar, bid, exact) of `rows`; exact has no columns where the rules have no exact call."""
         liar = np.zeros((len(rows), num_node_slots), dtype=np.float32)
         liar[:, self.liar_slots] = rows[:, self.liar_columns]
-        exact = np.zeros((len(rows), num_node_slots if len(self.exact_columns) else 0), dtype=np.float32)
-        exact[:, self.liar_slots[: len(self.exact_columns)]] = rows[:, self.exact_columns]
+        exact = np.zeros((len(rows), num_node_slots if self.has_exact else 0), dtype=np.float32)
+        exact[:, self.exact_slots] = rows[:, self.exact_columns]
         # `take` gathers the many columns of a big strategy several times faster than indexing
         return liar, np.take(rows, self.edge_columns, axis=1).astype(np.float32, copy=False), exact
 
@@ -186,6 +189,7 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
         "options": strategy.options.to_dict(),
         "dice": list(strategy.dice),
         "k": strategy.k,
+        **({"exact_left": list(strategy.exact_left)} if strategy.exact_left is not None else {}),
         "bits": bits,
         "threshold": threshold,
         "players": players,
@@ -223,6 +227,8 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         bits = int(header["bits"])
         sizes = [(int(p["mask"]), int(p["values"])) for p in header["players"]]
         meta = dict(header.get("meta") or {})
+        left = header.get("exact_left")
+        exact_left = None if left is None else (bool(left[0]), bool(left[1]))
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise ValueError(f"{where} has an incomplete header: {e}") from e
     if bits not in BITS or len(sizes) != 2:
@@ -234,10 +240,15 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
     if len(payload) != sum(m + v for m, v in sizes):
         raise ValueError(f"{where} is damaged: {len(payload)} bytes where its header says {sum(map(sum, sizes))}")
     game = graph if graph is not None and graph.k == k and graph.spec.dice == dice else None
+    if game is not None and exact_left is not None and game.exact_left != exact_left:
+        game = None
     if game is None:
         from ..solver.tree import GameSpec
 
-        game = AbstractGame(GameSpec.from_options(options, dice), k)
+        try:
+            game = AbstractGame(GameSpec.from_options(options, dice), k, exact_left=exact_left)
+        except ValueError as e:
+            raise ValueError(f"{where} has rules no duel is trained for: {e}") from e
     players: list[_Stored] = []
     at = 0
     for p, (mask_bytes, value_bytes) in enumerate(sizes):
@@ -246,10 +257,18 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
     meta["bits"] = bits
     meta["threshold"] = float(header.get("threshold", 0.0))
     if lazy:
-        return PackedStrategy(options, dice, k, meta, game, players)
+        return PackedStrategy(options, dice, k, meta, game, players, exact_left)
     tables = [player.tables() for player in players]
     return DuelStrategy(
-        options, dice, k, [t[0] for t in tables], [t[1] for t in tables], meta, game, exact=[t[2] for t in tables]
+        options,
+        dice,
+        k,
+        [t[0] for t in tables],
+        [t[1] for t in tables],
+        meta,
+        game,
+        exact=[t[2] for t in tables],
+        exact_left=exact_left,
     )
 
 
@@ -290,7 +309,7 @@ class _Stored:
         self.start = np.concatenate([[0], np.cumsum(per_hand)])
         self.units = np.frombuffer(payload, dtype=kind, count=value_bytes // kind.itemsize, offset=at + mask_bytes)
         # the top bid's liar call, where it is the only move: stored nowhere, certain where reached
-        self.forced_calls = layout.liar_columns[layout.forced[layout.own > 0]]
+        self.forced_calls = layout.liar_columns[layout.forced[layout.has_liar]]
         self.stored_columns = ~layout.forced[layout.segment]  # the columns a reached node stores
 
     def tables(self) -> Tables:
@@ -336,9 +355,11 @@ class PackedStrategy(DuelStrategy):
         meta: dict[str, Any],
         game: AbstractGame,
         players: list[_Stored],
+        exact_left: tuple[bool, bool] | None = None,
     ) -> None:
         # not the dataclass's __init__: the tables are not made here
         self.options, self.dice, self.k, self.meta = options, dice, k, meta
+        self.exact_left = exact_left
         self.graph = self.game = game
         self._stored = players
         self._rows_kept: dict[tuple[int, int], Tables] = {}

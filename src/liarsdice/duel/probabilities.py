@@ -42,12 +42,12 @@ def normalise(
     nz = counts > 0
     if bid.shape[1]:
         total[:, nz] = np.add.reduceat(bid, starts[nz], axis=1)
-    has_liar = own > 0
+    has_liar = g.can_call[own]
+    has_exact = g.can_exact[own] if exact.shape[1] else np.zeros(len(own), dtype=bool)
     slots = g.node_slot[own]
     total[:, has_liar] += liar[:, slots[has_liar]]
-    if exact.shape[1]:
-        total[:, has_liar] += exact[:, slots[has_liar]]
-    actions = counts + has_liar * (2 if exact.shape[1] else 1)
+    total[:, has_exact] += exact[:, slots[has_exact]]
+    actions = counts + has_liar + has_exact
     uniform = 1.0 / np.maximum(actions, 1)
     ok = total > 0
     safe = np.where(ok, total, 1.0)
@@ -59,5 +59,5 @@ def normalise(
     out_exact = np.zeros_like(exact)
     if exact.shape[1]:
         out_exact[:, slots] = np.where(ok, exact[:, slots] / safe, uniform[None, :])
-        out_exact[:, slots[~has_liar]] = 0.0
+        out_exact[:, slots[~has_exact]] = 0.0
     return out_liar, out_bid, out_exact

@@ -58,7 +58,7 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
 
     started = time.perf_counter()
     options = entry.options()
-    game = game_for(options, entry.dice, entry.k)
+    game = game_for(options, entry.dice, entry.k, exact_left=entry.exact_left)
     trainer = Trainer(game, sample=entry.sample, seed=entry.seed)
     # what the training depends on: not how it is packed, which may change after a stop
     about = {"plan": {k: v for k, v in entry.to_json().items() if k not in ("bits", "threshold")}}
@@ -89,7 +89,9 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
         "value": float(trainer.value),
         "seed": entry.seed,
     }
-    strategy = DuelStrategy(options, entry.dice, entry.k, [liar0, liar1], [bid0, bid1], meta, game, [exact0, exact1])
+    strategy = DuelStrategy(
+        options, entry.dice, entry.k, [liar0, liar1], [bid0, bid1], meta, game, [exact0, exact1], entry.exact_left
+    )
     data = pack(strategy, entry.bits, entry.threshold)
     return Built(entry, data, trainer.iteration, trainer.seconds, time.perf_counter() - started)
 
@@ -119,7 +121,7 @@ def record(directory: Path, built: Built) -> Artifact:
     artifact = Artifact(
         file=entry.file,
         variant=entry.variant,
-        rules=rules_key(entry.options()),
+        rules=rules_key(entry.options(), entry.exact_left),
         dice=entry.dice,
         k=entry.k,
         bits=entry.bits,

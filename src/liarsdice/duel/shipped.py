@@ -46,16 +46,25 @@ RULE_FIELDS = (
     "exact_limit",
     "exact_cap",
 )
+# Only in the keys of rules that have them: Soar's pass, and who may still call an exact allowed
+# once a game (the game's, not the round's: a strategy per answer).
+OPTIONAL_FIELDS = ("pass", "exact_left")
 
 
 class ManifestError(ValueError):
     """A manifest or shipped file that does not check out (the message says what and where)."""
 
 
-def rules_key(options: Options) -> dict[str, Any]:
-    """The rules a shipped strategy is for, as the manifest records them."""
+def rules_key(options: Options, exact_left: tuple[bool, bool] | None = None) -> dict[str, Any]:
+    """The rules a shipped strategy is for, as the manifest records them; `exact_left` where exact
+    may be called once a game (which players still may)."""
     rules = {**options.to_dict(), "exact_cap": exact_cap(options)}
-    return {name: rules[name] for name in RULE_FIELDS}
+    key = {name: rules[name] for name in RULE_FIELDS}
+    if options.pass_rule != "none":
+        key["pass"] = options.pass_rule
+    if options.exact != "none" and options.exact_limit != "unlimited" and exact_left is not None:
+        key["exact_left"] = [bool(exact_left[0]), bool(exact_left[1])]
+    return key
 
 
 @dataclass(frozen=True)
@@ -119,8 +128,12 @@ class Artifact:
         dice = data["dice"]
         if len(dice) != 2 or not all(isinstance(d, int) and d >= 1 for d in dice):
             raise ManifestError(f"{where}: 'dice' is {dice!r}, not the dice of two players")
-        if sorted(data["rules"]) != sorted(RULE_FIELDS):
-            raise ManifestError(f"{where}: 'rules' names {sorted(data['rules'])}, not {sorted(RULE_FIELDS)}")
+        names = set(data["rules"])
+        if not set(RULE_FIELDS) <= names or not names <= {*RULE_FIELDS, *OPTIONAL_FIELDS}:
+            raise ManifestError(
+                f"{where}: 'rules' names {sorted(data['rules'])}, not {sorted(RULE_FIELDS)} "
+                f"and perhaps {' and '.join(OPTIONAL_FIELDS)}"
+            )
         sample = data.get("sample")
         if sample is not None and (not isinstance(sample, int) or sample < 1):
             raise ManifestError(f"{where}: 'sample' is {sample!r}, not a number of hands or null")
@@ -234,7 +247,7 @@ def load_artifact(directory: Path, artifact: Artifact) -> DuelStrategy:
     except ValueError as e:
         raise ManifestError(str(e)) from e
     strategy.meta["shipped"] = artifact.file
-    got = (rules_key(strategy.options), strategy.dice, strategy.k)
+    got = (rules_key(strategy.options, strategy.exact_left), strategy.dice, strategy.k)
     if got != (artifact.rules, artifact.dice, artifact.k):
         raise ManifestError(
             f"{path} holds {got[1][0]} vs {got[1][1]} dice at k={got[2]} with rules {got[0]}, "
@@ -255,16 +268,22 @@ def _report(problem: str) -> None:
     log.warning("%s; the duel bot plays without this shipped strategy", problem)
 
 
-def shipped_strategy(options: Options, dice: tuple[int, int], directory: Path | None = None) -> DuelStrategy | None:
-    """The shipped strategy of a two-player round of these rules and dice (the opener's first);
-    None if none is shipped or it does not check out (then logged as a warning)."""
+def shipped_strategy(
+    options: Options,
+    dice: tuple[int, int],
+    directory: Path | None = None,
+    exact_left: tuple[bool, bool] | None = None,
+) -> DuelStrategy | None:
+    """The shipped strategy of a two-player round of these rules and dice (the opener's first)
+    and, where exact may be called once a game, `exact_left` (the opener's first); None if none
+    is shipped or it does not check out (then logged as a warning)."""
     where = SHIPPED_DIR if directory is None else directory
     try:
         artifacts = read_manifest(where)
     except ManifestError as e:
         _report(str(e))
         return None
-    key = rules_key(options)
+    key = rules_key(options, exact_left)
     for artifact in artifacts:
         if artifact.rules == key and artifact.dice == tuple(dice):
             try:

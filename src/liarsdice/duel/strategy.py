@@ -22,14 +22,14 @@ import numpy.typing as npt
 
 from ..rules import Bid, Options
 from ..solver.tree import GameSpec, PerLevel, Tree
-from .graph import AbstractGame
+from .graph import EXACT, PASS, PASS_RUNG, AbstractGame, Move
 from .npz import open_npz
 from .probabilities import Probabilities, normalise
 
 FORMAT = "liarsdice-duel-strategy"
-# The exact call's key in a policy (None is the liar call's, a Bid a raise's).
-EXACT = "exact"
 VERSION = 1
+# What a saved strategy's meta says of itself, besides how it was made.
+HEADER = ("format", "version", "options", "dice", "k")
 # Probabilities below this are dropped when saving (and the rest renormalised): they cost most of
 # the file, and a move played once in ten thousand rounds moves the value by less than that.
 KEEP = 1e-4
@@ -49,10 +49,15 @@ class DuelStrategy:
     graph: AbstractGame | None = field(default=None, repr=False)
     # per player: P(exact | hand, node slot) where the rules have an exact call; none otherwise
     exact: list[Probabilities] = field(default_factory=list)
+    # which players may call exact, where it may be called once a game (`graph.exact_left_of`)
+    exact_left: tuple[bool, bool] | None = None
 
     def __post_init__(self) -> None:
-        if self.graph is None or self.graph.k != self.k or self.graph.spec.dice != self.dice:
-            self.graph = AbstractGame(GameSpec.from_options(self.options, self.dice), self.k)
+        g = self.graph
+        other_left = g is not None and self.exact_left is not None and g.exact_left != self.exact_left
+        if g is None or g.k != self.k or g.spec.dice != self.dice or other_left:
+            g = AbstractGame(GameSpec.from_options(self.options, self.dice), self.k, exact_left=self.exact_left)
+        self.graph = g
         self.game: AbstractGame = self.graph
         if not self.exact:
             width = self.game.num_node_slots if self.game.has_exact else [0, 0]
@@ -69,10 +74,11 @@ class DuelStrategy:
                     f"{self.dice[0]} vs {self.dice[1]} dice with k={self.k} needs {want_l} and {want_b}"
                 )
 
-    def policy(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | str | None, float]:
-        """How the player to act after `bids` (player 0 opened), holding `hand`, plays:
-        probability by raise, by None for the liar call and by EXACT for the exact call."""
-        return self._policy_at(hand, self.game.node_of(list(bids)))
+    def policy(self, hand: Sequence[int], moves: Sequence[Move]) -> dict[Bid | str | None, float]:
+        """How the player to act after `moves` (bids, and PASS where the rules have passes; player
+        0 opened), holding `hand`, plays: probability by raise, by None for the liar call (of the
+        last move, a bid or a pass), by EXACT for the exact call and by PASS for a pass."""
+        return self._policy_at(hand, self.game.node_of(list(moves)))
 
     def _policy_at(self, hand: Sequence[int], node: int) -> dict[Bid | str | None, float]:
         g = self.game
@@ -83,37 +89,43 @@ class DuelStrategy:
             raise ValueError(f"{list(hand)} is not a hand of {self.dice[player]} dice for player {player}")
         liar, bid, exact = self.rows(player, h)
         out: dict[Bid | str | None, float] = {}
-        if node > 0:
+        if g.can_call[node]:
             out[None] = float(liar[g.node_slot[node]])
-            if g.has_exact:
-                out[EXACT] = float(exact[g.node_slot[node]])
+        if g.can_exact[node]:
+            out[EXACT] = float(exact[g.node_slot[node]])
         first = int(g.edge_slot[node])
         probs = bid[first : first + int(g.edge_count[node])]
         rungs = g.edge_rung[g.edge_start[node] : g.edge_start[node] + g.edge_count[node]]
         for rung, p in zip(rungs, probs, strict=True):
             if p > 0:
-                out[g.spec.bids[int(rung)]] = float(p)
+                out[self._move(int(rung))] = float(p)
         total = sum(out.values())
         if total <= 0:  # never trained here: every move alike
-            calls: list[Bid | str | None] = [None, EXACT] if g.has_exact else [None]
-            moves = [*(calls if node > 0 else []), *(g.spec.bids[int(r)] for r in rungs)]
+            moves = [*self._calls(node), *(self._move(int(r)) for r in rungs)]
             return dict.fromkeys(moves, 1.0 / len(moves))
         return {a: p / total for a, p in out.items()}
 
-    def play(self, hand: Sequence[int], bids: Sequence[Bid]) -> dict[Bid | str | None, float]:
+    def _move(self, rung: int) -> Bid | str:
+        return PASS if rung == PASS_RUNG else self.game.spec.bids[rung]
+
+    def _calls(self, node: int) -> list[Bid | str | None]:
+        g = self.game
+        return [*([None] if g.can_call[node] else []), *([EXACT] if g.can_exact[node] else [])]
+
+    def play(self, hand: Sequence[int], moves: Sequence[Move]) -> dict[Bid | str | None, float]:
         """`policy` where training came to this hand at this node; empty where it never did. There
         the stored moves are all alike (within the file's precision), absurd ones included: the
         average of a (hand, node) no sampled round reached is every move alike. In lopsided duels
         that is up to some 8% of the larger side's hands at a node, where the smaller side's
         equilibrium seldom goes and other players often do; a bot plays its own game there."""
         g = self.game
-        node = g.node_of(list(bids))
+        node = g.node_of(list(moves))
         policy = self._policy_at(hand, node)
-        moves = int(g.edge_count[node]) + ((2 if g.has_exact else 1) if node > 0 else 0)
+        count = int(g.edge_count[node]) + len(self._calls(node))
         chances = [p for p in policy.values() if p > 0]
         bits = self.meta.get("bits")
         unit = 1.0 / ((1 << int(bits)) - 1) if bits else 0.0
-        if moves >= 2 and len(chances) == moves and max(chances) - min(chances) <= unit * 1.01 + 1e-6:
+        if count >= 2 and len(chances) == count and max(chances) - min(chances) <= unit * 1.01 + 1e-6:
             return {}
         return policy
 
@@ -132,7 +144,8 @@ class DuelStrategy:
             "options": self.options.to_dict(),
             "dice": list(self.dice),
             "k": self.k,
-            **{k: v for k, v in self.meta.items() if k not in ("format", "version", "options", "dice", "k")},
+            **({"exact_left": list(self.exact_left)} if self.exact_left is not None else {}),
+            **{k: v for k, v in self.meta.items() if k not in (*HEADER, "exact_left")},
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         stored = self.stored()
@@ -164,7 +177,8 @@ class DuelStrategy:
             bid.append(pruned[1])
             if self.game.has_exact:
                 exact.append(pruned[2])
-        return type(self)(self.options, self.dice, self.k, liar, bid, dict(self.meta), exact=exact)
+        left = self.exact_left
+        return type(self)(self.options, self.dice, self.k, liar, bid, dict(self.meta), self.game, exact, left)
 
     @classmethod
     def load(cls, path: str | Path) -> DuelStrategy:
@@ -187,16 +201,21 @@ class DuelStrategy:
                 ]
         except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError) as e:
             raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
-        rest = {k: v for k, v in meta.items() if k not in ("format", "version", "options", "dice", "k")}
-        return cls(
-            Options.from_dict(meta["options"]),
-            (int(meta["dice"][0]), int(meta["dice"][1])),
-            int(meta["k"]),
-            [arrays["liar0"], arrays["liar1"]],
-            [arrays["bid0"], arrays["bid1"]],
-            rest,
-            exact=exact,
-        )
+        rest = {k: v for k, v in meta.items() if k not in (*HEADER, "exact_left")}
+        left = meta.get("exact_left")
+        try:
+            return cls(
+                Options.from_dict(meta["options"]),
+                (int(meta["dice"][0]), int(meta["dice"][1])),
+                int(meta["k"]),
+                [arrays["liar0"], arrays["liar1"]],
+                [arrays["bid0"], arrays["bid1"]],
+                rest,
+                exact=exact,
+                exact_left=None if left is None else (bool(left[0]), bool(left[1])),
+            )
+        except ValueError as e:
+            raise ValueError(f"{path} does not hold a duel strategy of its own rules: {e}") from e
 
     # ----- measures on the full tree -----
 
@@ -226,12 +245,15 @@ class DuelStrategy:
 
     def exact_exploitability(self) -> float:
         """(BR0 + BR1) / 2 of this strategy on the full tree, exactly (small games only: the tree
-        has 2^bids nodes)."""
+        has 2^bids nodes). With exact calls or passes, which the exact solver's tree lacks, by
+        walking the tree (`walk.best_responses`)."""
         from ..solver.fast import FastSolver
         from ..solver.tree import Tree
 
-        if self.game.has_exact:
-            raise ValueError("the exact solver's tree has no exact call: it cannot measure this strategy")
+        if self.game.has_exact or self.game.passes:
+            from .walk import best_responses
+
+            return sum(best_responses(self)) / 2
         tree = Tree(self.game.spec)
         liar, bid = self.tree_strategy(tree)
         solver = FastSolver(tree, "dcfr")

@@ -58,6 +58,8 @@ def duel_values(view: PlayerView, strategy: DuelStrategy) -> dict[Action, float]
     from .duel_pass import node_values
 
     g = strategy.game
+    if g.passes:
+        return None  # the backward pass (`duel_pass`) has no passes: the moves are estimated
     assert view.seat is not None
     me = 0 if view.seat == view.starter else 1
     opp = 1 - me

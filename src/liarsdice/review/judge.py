@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..bots.cfr import duel_dice
+from ..bots.cfr import duel_dice, duel_exact_left
 from ..bots.duel import DuelBot
 from ..bots.reader import KeptChances, ReaderBot
 from ..bots.strong_belief import Round
@@ -58,7 +58,7 @@ class Judge:
             values = None if solution is None else solution_values(view, solution)
         elif dice is not None and self.best.source == "duel":
             # It played the trained strategy of this duel: value the moves under that strategy.
-            strategy = self.best.strategy_for(view.options, dice)
+            strategy = self.best.strategy_for(view.options, dice, exact_left=duel_exact_left(view))
             values = None if strategy is None else duel_values(view, strategy)
         if values is None:
             source = ESTIMATE
