@@ -187,7 +187,7 @@ def test_train_command_caches_where_the_bot_looks(data_dir: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "named"),
     [
-        (["--preset", "soar"], ["pass=at_pass", "push=true", "exact_limit=once_per_game"]),
+        (["--preset", "soar"], ["push=true", "rounds=until_one_left"]),  # pass and the exact: test_duel_exact
         (["--preset", "perudo"], ["rounds=until_one_left"]),  # calza is modelled (test_duel_exact)
         (["-o", "num_players=3"], ["num_players=3"]),
     ],

@@ -15,7 +15,8 @@ import pytest
 
 pytest.importorskip("numba")
 
-from liarsdice.duel import DuelStrategy, game_for, train
+from liarsdice.bots.trained import strategy_key
+from liarsdice.duel import DuelStrategy, default_k, game_for, train
 from liarsdice.duel.packed import pack, unpack
 from liarsdice.duel.strategy import EXACT
 from liarsdice.rules import Bid, Options, preset_options
@@ -133,7 +134,7 @@ def test_the_exact_call_survives_packing_and_saving(tmp_path: Path) -> None:
     assert EXACT in policy and math.isclose(sum(policy.values()), 1.0, rel_tol=1e-5)
 
 
-def test_train_takes_the_exact_call_and_refuses_one_a_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_train_takes_the_exact_call_any_time_or_once_a_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from typer.testing import CliRunner
 
     from liarsdice.cli import app
@@ -144,8 +145,17 @@ def test_train_takes_the_exact_call_and_refuses_one_a_game(tmp_path: Path, monke
     assert done.exit_code == 0 and "20 iterations in" in done.output, done.output
     (saved,) = (p for p in (tmp_path / "duel").glob("1v1-*.npz") if not p.name.endswith(".train.npz"))
     assert DuelStrategy.load(saved).game.exact_hit == (1.0, 1.0)  # a calza gains a die
-    soar = CliRunner().invoke(app, [*base, "--preset", "soar", "-o", "pass=none", "-o", "push=false"])
-    assert soar.exit_code == 2 and "exact_limit=once_per_game (one exact a game" in soar.output, soar.output
-    assert "also models the exact call" in soar.output
-    measured = CliRunner().invoke(app, [*base, "--preset", "red-dead", "--exact"])
-    assert measured.exit_code == 2 and "full tree, which has no exact call" in measured.output
+    # once a game: for the players --exact-left names (both unless it says otherwise), with passes
+    soar = [*base, "--preset", "soar", "-o", "push=false", "--dice", "2", "1", "-f", "3"]
+    for left, want in ((None, (True, True)), ("other", (False, True))):
+        done = CliRunner().invoke(app, [*soar, *([] if left is None else ["--exact-left", left]), "--exact"])
+        assert done.exit_code == 0 and "exact exploitability on the full tree" in done.output, done.output
+        options = preset_options("soar", {"push": False, "faces": 3})
+        key = strategy_key(options, (2, 1), default_k(options, (2, 1)), want)
+        trained = DuelStrategy.load(tmp_path / "duel" / f"{key}.npz")
+        assert trained.exact_left == want and trained.game.passes
+    wrong = CliRunner().invoke(app, [*base, "--preset", "perudo", "--exact-left", "opener"])
+    assert wrong.exit_code == 2 and "once a game; perudo's exact is any time" in wrong.output
+    pushed = CliRunner().invoke(app, [*base, "--preset", "soar"])
+    assert pushed.exit_code == 2 and "push=true (pushing dice aside" in pushed.output
+    assert "also models the exact call" in pushed.output

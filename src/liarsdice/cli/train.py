@@ -60,11 +60,22 @@ def train(
     only: Annotated[str | None, typer.Option("--only", help="--all: only these sizes, e.g. 2v2,3v2")] = None,
     variant: Annotated[
         str | None,
-        typer.Option("--variant", help="--all: only these variants of ones, top, none, perudo (default) and jokers"),
+        typer.Option(
+            "--variant",
+            help="--all: only these variants: ones, top, none, perudo, jokers, calza, spot-on, soar (the plan's); "
+            "soar-opener, soar-other, soar-spent",
+        ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="--all: duels trained at once, one process each")] = 1,
     into: Annotated[
         Path | None, typer.Option("--into", help="--all: the folder of the manifest (default: the package's)")
+    ] = None,
+    exact_left: Annotated[
+        str | None,
+        typer.Option(
+            "--exact-left",
+            help="where exact may be called once a game (Soar): who still may, both (default), opener, other or none",
+        ),
     ] = None,
 ) -> None:
     """Train the two-player strategy of the `duel` bot for one round size and cache it.
@@ -109,6 +120,9 @@ def train(
         exit_with_error(f"--k is how many bids the players remember: at least 1, not {k}")
     if wild is not None and wild not in ("1", "top", "none"):
         exit_with_error(f"--wild is 1, top or none, not {wild!r}")
+    lefts = {"both": (True, True), "opener": (True, False), "other": (False, True), "none": (False, False)}
+    if exact_left is not None and exact_left not in lefts:
+        exit_with_error(f"--exact-left is both, opener, other or none, not {exact_left!r}")
     import time
 
     started = time.perf_counter()
@@ -122,10 +136,13 @@ def train(
         problems = unmodelled(options, overrides, trainer=True)
         if problems:
             exit_with_error(refusal(find_preset(preset).name, problems, trainer=True))
-        if exact and options.exact != "none":
+        once = options.exact != "none" and options.exact_limit != "unlimited"
+        if exact_left is not None and not once:
             exit_with_error(
-                "--exact measures on the exact solver's full tree, which has no exact call (spot-on, calza)"
+                f"--exact-left is for rules where exact may be called once a game; {find_preset(preset).name}'s "
+                f"exact is {'never' if options.exact == 'none' else 'any time'}"
             )
+        left = lefts[exact_left or "both"] if once else None
         memory = default_k(options, dice) if k is None else k
         refuse_if_too_big(options, dice, memory)  # before the graph and the tables are allocated
     except (OptionsError, ValueError, TooBig) as e:
@@ -138,7 +155,7 @@ def train(
     def resumed(iteration: int, spent: float) -> None:
         typer.echo(f"going on from iteration {iteration} ({spent:.0f} s of training so far): {checkpoint}")
 
-    key = strategy_key(options, dice, memory)
+    key = strategy_key(options, dice, memory, left)
     checkpoint = strategies_dir() / f"{key}.train.npz"
     if fresh:
         checkpoint.unlink(missing_ok=True)
@@ -160,7 +177,7 @@ def train(
     # --seconds and the signals hold from here: a big graph takes a while to build.
     previous = {s: signal.signal(s, ask_to_stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        game = game_for(options, dice, memory, stop=time_up)
+        game = game_for(options, dice, memory, stop=time_up, exact_left=left)
         footprint = measure(game)
         fit = footprint.fit()
         if not fit.ok:
@@ -186,6 +203,7 @@ def train(
             on_resume=resumed,
             stop=stopping.is_set,
             game=game,
+            exact_left=left,
         )
     except Stopped as e:
         why = "Ctrl-C or SIGTERM" if stopping.is_set() else f"--seconds {seconds:g}"

@@ -7,9 +7,10 @@ given apart: `--dice`). Any other rule that changes that round, or a game of man
 different game: `unmodelled` lists each such option with its value, so that a command refuses it
 instead of solving something else under the preset's name.
 
-The duel trainer also models the exact call (spot-on, calza) where it may be called any time: a
-hit pays its caller +1 (a die from the bidder, or one gained where the cup has room, else 0), a
-miss -1.
+The duel trainer also models the exact call (spot-on, calza): a hit pays its caller +1 (a die
+from the bidder, or one gained where the cup has room, else 0), a miss -1; where it may be called
+once a game, for one answer to who may still call it (the game's, not the round's). And Soar's
+pass, by a player holding two dice (`duel.graph.PASS_MOST_DICE`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,10 @@ MODELLED = (
     "loser; player 0 opens), under the rules' faces, wild_face, wild_bid_rule, bid_order and wild_opening"
 )
 
-TRAINER_ALSO = "; the duel trainer also models the exact call (spot-on, calza) where it may be called any time"
+TRAINER_ALSO = (
+    "; the duel trainer also models the exact call (spot-on, calza; once a game for the players --exact-left "
+    "names) and Soar's pass with two dice"
+)
 
 
 @dataclass(frozen=True)
@@ -58,13 +62,7 @@ def unmodelled(options: Options, given: Mapping[str, Any] | None = None, *, trai
         out.append(Unmodelled("challenge_mode", options.challenge_mode, "votes on a challenge", "challenge_mode=duel"))
     if options.exact != "none" and not trainer:
         out.append(Unmodelled("exact", options.exact, "exact calls: spot-on, calza", "exact=none"))
-    elif options.exact != "none" and options.exact_limit != "unlimited":
-        out.append(
-            Unmodelled(
-                "exact_limit", options.exact_limit, "one exact a game: who has called is not the round's", "exact=none"
-            )
-        )
-    if options.pass_rule != "none":
+    if options.pass_rule != "none" and not trainer:
         out.append(Unmodelled("pass", options.pass_rule, "passing instead of bidding", "pass=none"))
     if options.push:
         out.append(Unmodelled("push", "true", "pushing dice aside and rerolling the rest", "push=false"))
