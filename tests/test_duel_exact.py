@@ -113,7 +113,9 @@ def test_an_exact_call_is_worth_what_the_rules_say() -> None:
     with pytest.raises(ValueError, match="say which players may still call it"):
         game_for(rules("soar", 3), (3, 1), 2)
     one = game_for(rules("soar", 3), (3, 1), 2, exact_left=(True, False))
-    assert one.exact_hit == (0.0, 1.0) and one.can_exact[one.parity == 0].any()
+    # a die gained in Soar is worth what it does for the game: nothing in a full cup, 1.5 dice
+    # lost by the other at 1 against 3 (`test_a_die_gained_is_worth_what_it_does_for_the_game`)
+    assert one.exact_hit == (0.0, 1.5) and one.can_exact[one.parity == 0].any()
     assert not one.can_exact[one.parity == 1].any()
     assert not game_for(rules("soar", 3), (3, 1), 2, exact_left=(False, False)).has_exact
 
@@ -159,3 +161,23 @@ def test_train_takes_the_exact_call_any_time_or_once_a_game(tmp_path: Path, monk
     pushed = CliRunner().invoke(app, [*base, "--preset", "soar"])
     assert pushed.exit_code == 2 and "push=true (pushing dice aside" in pushed.output
     assert "also models the exact call" in pushed.output
+
+
+def test_a_die_gained_is_worth_what_it_does_for_the_game() -> None:
+    from liarsdice.duel.graph import die_gained
+
+    def race(mine: int, theirs: int) -> float:
+        """The chance that the other loses `theirs` rounds before we lose `mine`, each a coin toss."""
+        if theirs == 0:
+            return 1.0
+        if mine == 0:
+            return 0.0
+        return sum(math.comb(theirs - 1 + k, k) / 2 ** (theirs + k) for k in range(mine))
+
+    for mine in range(1, 5):
+        for theirs in range(1, 6):
+            won, lost, gained = race(mine, theirs - 1), race(mine - 1, theirs), race(mine + 1, theirs)
+            # in the unit of the liar call: +1 a round won, -1 a round lost
+            assert die_gained(mine, theirs, 5) == pytest.approx((gained - (won + lost) / 2) / ((won - lost) / 2))
+    assert die_gained(1, 1, 5) == 0.5 and die_gained(1, 4, 5) == 2.0 and die_gained(2, 3, 5) == 1.0
+    assert die_gained(5, 1, 5) == 0.0

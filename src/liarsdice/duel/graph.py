@@ -292,9 +292,15 @@ class AbstractGame:
 
 def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     """What an exact call that hits is worth to its caller, player 0 calling and player 1, in the
-    round's dice (the same unit as the liar call's +1 and -1): the opponent's die (others_lose),
-    or a die of its own (gain_die), which a full cup cannot take (0); a miss costs the caller its
-    die, -1. None where exact may not be called."""
+    unit of the liar call's +1 and -1 (a die lost by the other player, a die lost by oneself): the
+    opponent's die (others_lose, the same outcome as a liar call won), or a die of its own
+    (gain_die), which a full cup cannot take (0); a miss costs the caller its die, -1. None where
+    exact may not be called.
+
+    A die gained is another outcome than a die lost by the other, and is worth what it does for
+    winning the game: `die_gained` (where exact may be called once a game: Soar). Where it may be
+    called any time (calza), it is trained as worth a die lost by the other, as the shipped
+    strategies were; trained again by the game's worth they would differ."""
     options = spec.options
     if options.exact == "none":
         return None
@@ -303,7 +309,21 @@ def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     cap = exact_cap(options)
     if cap is None:
         raise ValueError("a die gained by exact up to a cap that differs by seat is not part of a duel's round")
-    return (0.0 if spec.dice[0] >= cap else 1.0, 0.0 if spec.dice[1] >= cap else 1.0)
+    a, b = spec.dice
+    if options.exact_limit == "unlimited":
+        return (0.0 if a >= cap else 1.0, 0.0 if b >= cap else 1.0)
+    return (die_gained(a, b, cap), die_gained(b, a, cap))
+
+
+def die_gained(mine: int, theirs: int, cap: int) -> float:
+    """What a die gained is worth, holding `mine` dice against `theirs`, in dice lost by the other
+    player: by the chance of winning the game were every later round a coin toss (the player to
+    lose `theirs` rounds before `mine` wins). Gaining one then moves that chance by (theirs + mine
+    - 1) / (2 mine) times what a die the other loses does: half as much at 1 against 1, twice as
+    much at 1 against 4, as much where theirs = mine + 1; nothing in a full cup."""
+    if mine >= cap:
+        return 0.0
+    return (theirs + mine - 1) / (2 * mine)
 
 
 def exact_left_of(options: Options, exact_left: tuple[bool, bool] | None) -> tuple[bool, bool]:
