@@ -46,10 +46,12 @@ EXACT_LEFT: dict[str, tuple[bool, bool]] = {
     "soar-spent": (False, False),
 }
 # What `train --all` ships unless --variant names others: every variant, within the 40 MB
-# (docs/solving.md, "Shipped strategies"), but Soar's once a player has called its exact: those
-# three would take as many bytes again as the first, and as much training (`--variant
-# soar-opener` trains one where it is played).
-PLANNED = tuple(v for v in VARIANTS if v not in ("soar-opener", "soar-other", "soar-spent"))
+# (docs/solving.md, "Shipped strategies").
+PLANNED = tuple(VARIANTS)
+# The most dice in all of a variant's entries where not every size up to 5 vs 5 is shipped: Soar's
+# once a player has called its exact, whose every size would take as many bytes again as Soar's
+# first, and as much training. Its last rounds are shipped, where a game is decided.
+MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 4, "soar-other": 4, "soar-spent": 4}
 MAX_DICE = 5
 SEED = 22
 
@@ -142,7 +144,7 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
         # 1 vs 1 is solved exactly (the cfr bot), but not with an exact call: then it is shipped too
         preset, overrides = VARIANTS[variant]
         smallest = 3 if preset_options(preset, overrides).exact == "none" else 2
-        for total in range(smallest, 2 * MAX_DICE + 1):
+        for total in range(smallest, MOST_DICE_IN_ALL.get(variant, 2 * MAX_DICE) + 1):
             for a in range(1, MAX_DICE + 1):
                 b = total - a
                 if not 1 <= b <= MAX_DICE:
