@@ -151,3 +151,18 @@ def test_the_duel_bot_plays_soar_s_duel_from_a_strategy_until_someone_pushes(dat
     view = state.view(1)
     assert bot.act(view) in view.legal_actions and bot.source == "fallback"
     bot.close()
+
+
+def test_a_duel_surely_too_big_to_train_at_play_time_is_not_built_to_find_out(
+    data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import liarsdice.duel as duel
+
+    def no_graph(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a graph built in a decision")
+
+    monkeypatch.setattr(duel, "game_for", no_graph)
+    # 2 vs 2 with passes and seven faces: shipped for none, too big to train (its graph takes a
+    # tenth of a second or more to build; in Soar's first turns of a round, once a round)
+    options = preset_options("soar", {"faces": 7})
+    assert TrainedDuels.strategy_for(options, (2, 2), exact_left=(True, True)) is None

@@ -191,7 +191,7 @@ class TrainedDuels:
         exact_left: ExactLeft = None,
     ) -> DuelStrategy | None:
         try:
-            from ..duel import DuelStrategy, default_k, game_for, least_work, train
+            from ..duel import DuelStrategy, default_k, game_for, least_work, likely_work, train
             from ..duel.shipped import shipped_strategy
         except ImportError:  # the solver's extra (numba) is not installed
             return None
@@ -225,7 +225,11 @@ class TrainedDuels:
                 return None
             if strategy is None:
                 try:
-                    small = least_work(options, dice) <= TRAIN_ON_THE_FLY_WORK
+                    # Without building the graph where it surely holds more (its work is at
+                    # least a quarter of `likely_work`): a graph built in a decision to find it
+                    # too big had cost Soar's first turns of a round 50 to 110 ms.
+                    likely = likely_work(options, dice, memory) / 4
+                    small = max(least_work(options, dice), likely) <= TRAIN_ON_THE_FLY_WORK
                     game = game_for(options, dice, memory, exact_left=exact_left) if small else None
                 except ValueError:
                     game = None

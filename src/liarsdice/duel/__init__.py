@@ -65,6 +65,18 @@ def estimated_edges(bids: int, k: int) -> int:
     return 2 * sum(comb(bids, j) for j in range(2, min(k, bids) + 2))
 
 
+def likely_work(options: Options, dice: tuple[int, int], k: int) -> float:
+    """About hands x hands x edges of the graph of this duel at memory k, without building it (a
+    tenth of a second at 2 vs 2 with passes): `estimated_edges`, times PASS_GROWTH where a player
+    may pass. The graphs measured have 0.5 to 0.9 of it without passes, 0.27 to 0.9 with."""
+    from ..solver.tree import GameSpec, hands_of
+
+    spec = GameSpec.from_options(options, dice)
+    pairs = len(hands_of(dice[0], spec.faces)) * len(hands_of(dice[1], spec.faces))
+    growth = PASS_GROWTH if options.pass_rule != "none" and PASS_MOST_DICE in dice else 1
+    return float(pairs * growth * estimated_edges(len(spec.bids), k))
+
+
 @lru_cache(maxsize=1024)  # the duel bot asks at every decision
 def default_k(options: Options, dice: tuple[int, int]) -> int:
     """The memory the duel of these rules and dice is trained with (see MAX_EDGES, MAX_WORK_3, MAX_WORK)."""
@@ -190,5 +202,6 @@ __all__ = [
     "Trainer",
     "game_for",
     "least_work",
+    "likely_work",
     "train",
 ]
