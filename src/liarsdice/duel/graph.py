@@ -24,10 +24,9 @@ With Soar's pass (all my dice show one face, ones not wild), a player with two d
 say two or more: see PASS_MOST_DICE) may pass once a round instead of raising. A push, which
 rerolls a cup, is not part of this game (its hands are fixed), whether the rules have it or
 not: a round where someone pushes leaves it. A pass leaves the standing bid standing; the next
-player
-may challenge the pass (the passer loses a die if its hand is not all one face, else the
-challenger does), raise the standing bid, pass in turn, or call exact on the standing bid if it is
-not its own. A node then also remembers who has passed and how many passes followed the standing
+player may challenge the pass (the passer loses a die if its hand is not all one face, else the
+challenger does), raise the standing bid, pass in turn, or call exact on the standing bid if it
+is not its own. A node then also remembers who has passed and how many passes followed the standing
 bid (0 to 2); each pass is an edge of its own, after the node's raises, to a node with the same
 last bid and one pass more, so that ordering the nodes by last rung, then passes made, is still
 a topological order.
