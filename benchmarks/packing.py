@@ -6,6 +6,9 @@ tree (`--tree`), the exact exploitability of the strategy as packed:
 
     python benchmarks/packing.py --dice 3 3 --k 2 --iterations 4000
     python benchmarks/packing.py --dice 2 2 --faces 4 --k 3 --iterations 1000 --tree
+    python benchmarks/packing.py --preset soar --dice 2 1 --faces 4 --k 12 --iterations 1000 --tree
+
+Where exact may be called once a game (Soar), the duel is the one where both players still may.
 """
 
 from __future__ import annotations
@@ -37,13 +40,15 @@ def main() -> None:
     wild = 1 if args.wild == "1" else args.wild
     options = preset_options(args.preset, {"num_players": 2, "faces": args.faces, "wild_face": wild})
     dice = (args.dice[0], args.dice[1])
-    game = game_for(options, dice, args.k)
+    once = options.exact != "none" and options.exact_limit != "unlimited"
+    left = (True, True) if once else None
+    game = game_for(options, dice, args.k, exact_left=left)
     trainer = Trainer(game, sample=args.sample, seed=args.seed)
     started = time.perf_counter()
     trainer.run(iterations=args.iterations)
     liar0, bid0, exact0 = trainer.average(0)
     liar1, bid1, exact1 = trainer.average(1)
-    trained = DuelStrategy(options, dice, args.k, [liar0, liar1], [bid0, bid1], {}, game, [exact0, exact1])
+    trained = DuelStrategy(options, dice, args.k, [liar0, liar1], [bid0, bid1], {}, game, [exact0, exact1], left)
     print(
         f"{args.preset} wild {args.wild}, {dice[0]} vs {dice[1]} dice, {args.faces} faces, k={args.k}: "
         f"{args.iterations} iterations in {time.perf_counter() - started:.0f} s"
