@@ -187,6 +187,8 @@ def _hand(
         kids = edge_count[n]
         v = value[n]
         v[:] = 0.0
+        calls = can_call[n]
+        calls_exact = can_exact[n]
         # The last move is the one not to act's: it wins the liar call if its bid is true, or
         # its pass holds.
         mover_is_me = parity[n] != me
@@ -197,14 +199,14 @@ def _hand(
             else:
                 for y in range(h_opp):
                     call[y] = -1.0 if opp_pass_holds[y] else 1.0
-        elif can_call[n]:
+        elif calls:
             rung = last[n]
             f = bid_face[rung] - 1
             need = bid_q[rung] - my_counts[f, x]
             for y in range(h_opp):
                 true = opp_counts[f, y] >= need
                 call[y] = 1.0 if true == mover_is_me else -1.0
-        if can_exact[n]:
+        if calls_exact:
             # The caller of an exact is the one to act; the standing bid is the other's.
             rung = last[n]
             f = bid_face[rung] - 1
@@ -215,8 +217,6 @@ def _hand(
                     spot[y] = -hit_theirs if hit else 1.0
                 else:
                     spot[y] = hit_mine if hit else -1.0
-        calls = can_call[n]
-        calls_exact = can_exact[n]
         if parity[n] == me:
             for y in range(h_opp):
                 weighted[y] = opp_chance[y] * opp_reach[n, y]

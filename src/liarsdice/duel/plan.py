@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Options, preset_options
+from .graph import PASS_MOST_DICE
 
 # name: (preset, overrides). The keys of the presets' two-player rounds: classic (no wild),
 # openspiel (top wild), perudo_basic (Perudo's bids: ones wild, halve / double-plus-one, no
@@ -143,14 +144,16 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
     for variant in variants:
         # 1 vs 1 is solved exactly (the cfr bot), but not with an exact call: then it is shipped too
         preset, overrides = VARIANTS[variant]
-        smallest = 3 if preset_options(preset, overrides).exact == "none" else 2
+        rules = preset_options(preset, overrides)
+        smallest = 3 if rules.exact == "none" else 2
+        passes = rules.pass_rule != "none"
         for total in range(smallest, MOST_DICE_IN_ALL.get(variant, 2 * MAX_DICE) + 1):
             for a in range(1, MAX_DICE + 1):
                 b = total - a
                 if not 1 <= b <= MAX_DICE:
                     continue
                 k, n, sample, bits, threshold = SIZES[(min(a, b), max(a, b))]
-                if VARIANTS[variant][0] == "soar" and 2 in (a, b) and k < 12:
+                if passes and PASS_MOST_DICE in (a, b) and k < 12:
                     k = max(2, k - 1)  # where a player may pass the graph has 3 to 7 times the edges
                 n = n if iterations is None else iterations
                 out.append(Entry(variant, (a, b), k, n, sample, seed, bits, threshold))
