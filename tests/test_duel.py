@@ -499,7 +499,7 @@ def test_ctrl_c_stops_the_train_command_and_saves(tmp_path: Path) -> None:
 
 # 7 dice against 7 remembering 1 bid: 250 MB, and one iteration over every hand takes ~13 s on the
 # 2-core machine, far past the second given plus train.CUT_AFTER.
-LONG = ["--dice", "8", "8", "--k", "1"]  # an iteration of several seconds
+LONG = ["--dice", "9", "9", "--k", "1"]  # an iteration of 15 s or more (2,002 hands a player)
 
 
 def test_a_size_that_does_not_fit_is_refused_with_the_estimate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -537,15 +537,15 @@ def test_memory_near_the_limit_warns_and_above_it_refuses() -> None:
 
 def test_seconds_end_a_long_iteration_within_it(data_dir: Path) -> None:
     # --seconds counts the graph's building too (about 1 s, 3 s under load): 5 s leave time to
-    # start the first iteration, which takes 7 s or more, whatever the load. Which half it is cut
+    # start the first iteration, which takes 15 s or more, whatever the load. Which half it is cut
     # in depends on the machine's speed (player 0's half on a loaded one, player 1's on a quiet one,
     # where it may come right between the halves: 0 of player 1's hands, player 0's all done).
     result = CliRunner().invoke(app, ["train", *LONG, "--seconds", "5"])
     assert result.exit_code == 0, result.output
-    cut = re.search(r"cut short: (\d+) of 1287 hands of player ([01])\b", result.output)
+    cut = re.search(r"cut short: (\d+) of 2002 hands of player ([01])\b", result.output)
     assert cut is not None, result.output
     done, player = int(cut.group(1)), cut.group(2)
-    assert (done > 0 if player == "0" else done >= 0) and done < 1287, result.output
+    assert (done > 0 if player == "0" else done >= 0) and done < 2002, result.output
     assert "1 iterations in" in result.output
     saved = [p for p in strategies_dir().glob("*.npz") if not p.name.endswith(".train.npz")]
     assert len(saved) == 1 and "cut short" in DuelStrategy.load(saved[0]).meta["cut_short"]
@@ -577,8 +577,8 @@ def test_sigterm_ends_a_long_iteration_and_saves(tmp_path: Path) -> None:
     rest, _ = run.communicate(timeout=120)
     output = "".join(lines) + rest
     assert run.returncode == 0, output
-    cut = re.search(r"cut short: (\d+) of 1287 hands", output)
-    assert cut is not None and int(cut.group(1)) < 1287, output
+    cut = re.search(r"cut short: (\d+) of 2002 hands", output)
+    assert cut is not None and int(cut.group(1)) < 2002, output
     assert "stopped at iteration 1;" in output and "strategy: " in output
     assert len(list((tmp_path / "duel").glob("*.train.npz"))) == 1
     saved = [p for p in (tmp_path / "duel").glob("*.npz") if not p.name.endswith(".train.npz")]

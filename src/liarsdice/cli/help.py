@@ -74,6 +74,7 @@ METAVARS: dict[str, str] = {
     "--only": "SIZES",
     "--variant": "VARIANTS",
     "--jobs": "N",
+    "--threads": "N",
     "--into": "FOLDER",
     "--token": "TOKEN",
     "--accept": "PRESET",

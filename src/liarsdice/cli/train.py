@@ -4,6 +4,7 @@ every duel of the plan the package ships."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import threading
 from pathlib import Path
@@ -67,6 +68,14 @@ def train(
         ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="--all: duels trained at once, one process each")] = 1,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            "--threads",
+            help="hands trained at once, a thread each (default: the CPU count; --all: shared by the jobs); "
+            "the strategy is the same whatever the count",
+        ),
+    ] = None,
     into: Annotated[
         Path | None, typer.Option("--into", help="--all: the folder of the manifest (default: the package's)")
     ] = None,
@@ -93,8 +102,11 @@ def train(
     it is done; one already shipped is skipped, so a run stopped goes on."""
     if every or only is not None or variant is not None or jobs != 1 or into is not None:
         single = {"wild": wild, "faces": faces, "option": option, "k": k, "seconds": seconds, "sample": sample}
-        train_all(every, only, variant, jobs, into, seed, iterations, **single, out=out, exact=exact, fresh=fresh)
+        train_all(
+            every, only, variant, jobs, threads, into, seed, iterations, **single, out=out, exact=exact, fresh=fresh
+        )
         return
+    threads = each_job_s_threads(threads, 1)
     try:
         from ..bots.trained import strategies_dir, strategy_key
         from ..duel import Stopped, TooBig, default_k, game_for
@@ -204,6 +216,7 @@ def train(
             stop=stopping.is_set,
             game=game,
             exact_left=left,
+            threads=threads,
         )
     except Stopped as e:
         why = "Ctrl-C or SIGTERM" if stopping.is_set() else f"--seconds {seconds:g}"
@@ -229,11 +242,21 @@ def train(
         typer.echo(f"strategy: {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
+def each_job_s_threads(threads: int | None, jobs: int) -> int:
+    """--threads as given (checked), or the CPUs this process may use shared among the jobs."""
+    if threads is None:
+        return max(1, len(os.sched_getaffinity(0)) // jobs)
+    if not 1 <= threads <= 256:
+        exit_with_error(f"--threads is how many hands train at once: 1 to 256, not {threads}")
+    return threads
+
+
 def train_all(
     every: bool,
     only: str | None,
     variant: str | None,
     jobs: int,
+    threads: int | None,
     into: Path | None,
     seed: int | None,
     iterations: int | None,
@@ -249,6 +272,7 @@ def train_all(
         exit_with_error(f"--jobs is how many duels train at once: 1 to 64, not {jobs}")
     if iterations is not None and iterations < 1:
         exit_with_error("--iterations must be at least 1")
+    threads = each_job_s_threads(threads, jobs)
     try:
         from ..duel import plan, rebuild, shipped
     except ImportError as e:
@@ -273,7 +297,7 @@ def train_all(
 
     previous = {s: signal.signal(s, ask_to_stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
-        rebuild.run(entries, directory, jobs=jobs, echo=typer.echo, stop=stopping)
+        rebuild.run(entries, directory, jobs=jobs, threads=threads, echo=typer.echo, stop=stopping)
         shipped_now = shipped.read_manifest(directory)
     except (shipped.ManifestError, ValueError) as e:
         exit_with_error(f"{e} (delete the manifest to train everything again)")

@@ -113,6 +113,7 @@ def train(
     game: AbstractGame | None = None,
     memory: int | None = None,
     exact_left: tuple[bool, bool] | None = None,
+    threads: int = 1,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
     remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`
@@ -129,7 +130,8 @@ def train(
     The graph is built here unless `game` is given (then the caller has checked its size). A
     training that would not fit in `memory` bytes (the machine's available memory if None) is
     refused with TooBig before anything is allocated. `exact_left`: which players may still call
-    exact, where the rules allow one a game (`graph.exact_left_of`)."""
+    exact, where the rules allow one a game (`graph.exact_left_of`). `threads`: hands traversed
+    at once (the same strategy to the bit as on one thread, in less time on as many cores)."""
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
 
@@ -147,7 +149,7 @@ def train(
             raise TooBig(too_big_message(footprint, fit, options, dice, k))
     from .dcfr import Trainer
 
-    trainer = Trainer(game, sample=sample, seed=seed)
+    trainer = Trainer(game, sample=sample, seed=seed, threads=threads)
     about = {"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}
     if game.exact_left != (options.exact != "none",) * 2:
         about["exact_left"] = list(game.exact_left)

@@ -147,11 +147,11 @@ def quantise(layout: Layout, rows: npt.NDArray[np.float64], bits: int, threshold
 def own_reach(game: AbstractGame, player: int, layout: Layout, units: Units, bits: int) -> npt.NDArray[np.bool_]:
     """(hands, own nodes): whether the player reaches each of its nodes with each hand when it
     plays `units` (the opponent's moves all allowed)."""
-    from .dcfr import _opp_reach
+    from .traversal import opp_reach
 
     bid = units[:, layout.edge_columns].astype(np.float64) / ((1 << bits) - 1)
     reach = np.zeros((game.num_nodes, layout.hands))
-    _opp_reach(
+    opp_reach(
         player,
         game.parity,
         game.edge_start,

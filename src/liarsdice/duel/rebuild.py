@@ -48,9 +48,10 @@ def checkpoint_path(entry: Entry) -> Path:
     return data_dir() / "duel" / "rebuild" / f"{entry.name}-k{entry.k}-s{entry.seed}.train.npz"
 
 
-def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
-    """Train `entry` up to its iterations (from its checkpoint if there is one) and pack it; data
-    None if `stop()` said so first (the checkpoint then holds what was done)."""
+def build(entry: Entry, stop: Callable[[], bool] | None = None, threads: int = 1) -> Built:
+    """Train `entry` up to its iterations (from its checkpoint if there is one) on `threads`
+    threads and pack it; data None if `stop()` said so first (the checkpoint then holds what was
+    done). The threads change the time it takes, not the file."""
     from .dcfr import Trainer
     from .graph import game_for
     from .packed import pack
@@ -59,7 +60,7 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None) -> Built:
     started = time.perf_counter()
     options = entry.options()
     game = game_for(options, entry.dice, entry.k, exact_left=entry.exact_left)
-    trainer = Trainer(game, sample=entry.sample, seed=entry.seed)
+    trainer = Trainer(game, sample=entry.sample, seed=entry.seed, threads=threads)
     # what the training depends on: not how it is packed, which may change after a stop
     about = {"plan": {k: v for k, v in entry.to_json().items() if k not in ("bits", "threshold")}}
     checkpoint = checkpoint_path(entry)
@@ -152,9 +153,9 @@ def _start_worker(stop: Event) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent tells the worker to stop
 
 
-def _build_in_worker(entry: Entry) -> Built:
+def _build_in_worker(entry: Entry, threads: int) -> Built:
     assert _worker_stop is not None  # the pool starts every worker with _start_worker
-    return build(entry, stop=_worker_stop.is_set)
+    return build(entry, stop=_worker_stop.is_set, threads=threads)
 
 
 def run(
@@ -162,11 +163,12 @@ def run(
     directory: Path,
     *,
     jobs: int = 1,
+    threads: int = 1,
     echo: Callable[[str], None] = print,
     stop: threading.Event | None = None,
 ) -> tuple[list[Artifact], list[Entry]]:
-    """Train and ship every entry of `plan` not shipped yet, `jobs` at a time (processes); the
-    artifacts written, and the entries skipped as done. `stop`, once set, lets the trainings
+    """Train and ship every entry of `plan` not shipped yet, `jobs` at a time (processes) on
+    `threads` threads each; the artifacts written, and the entries skipped as done. `stop`, once set, lets the trainings
     under way reach the end of their iteration and save their checkpoints, and starts no more.
     ManifestError if the manifest is damaged (delete it to start over)."""
     existing = read_manifest(directory)
@@ -197,7 +199,7 @@ def run(
             if stop.is_set():
                 break
             echo(f"{e.name}: training ({e.iterations:,} iterations, k={e.k})")
-            finished(build(e, stop.is_set))
+            finished(build(e, stop.is_set, threads))
         return written, skipped
     shared = multiprocessing.get_context("fork").Event()
     with ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), _start_worker, (shared,)) as pool:
@@ -207,7 +209,7 @@ def run(
             while waiting and len(running) < jobs and not stop.is_set():
                 e = waiting.pop(0)
                 echo(f"{e.name}: training ({e.iterations:,} iterations, k={e.k})")
-                running[pool.submit(_build_in_worker, e)] = e
+                running[pool.submit(_build_in_worker, e, threads)] = e
             if stop.is_set():
                 shared.set()
                 waiting.clear()
