@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..rules import Action, BidAction, Challenge, Exact, PlayerView
+from ..rules import Action, Bid, BidAction, Challenge, Exact, Pass, PlayerView
 
 if TYPE_CHECKING:
-    from ..duel import DuelStrategy
+    from ..duel import AbstractGame, DuelStrategy
     from ..solver import Solution
 
 Floats = npt.NDArray[np.float64]
@@ -53,38 +53,41 @@ def probabilities(strategy: DuelStrategy) -> list[tuple[Floats, Floats, Floats]]
 
 
 def duel_values(view: PlayerView, strategy: DuelStrategy) -> dict[Action, float] | None:
-    """The value to `view.seat` of each legal move of the duel (every raise, the liar call,
-    exact) under `strategy`, this round's; None where the strategy cannot place the position."""
+    """The value to `view.seat` of each legal move of the duel (every raise, the liar call, exact,
+    a pass) under `strategy`, this round's; None where the strategy cannot place the position."""
+    from ..duel.graph import PASS, PASS_RUNG
     from .duel_pass import node_values
 
     g = strategy.game
-    if g.passes:
-        return None  # the backward pass (`duel_pass`) has no passes: the moves are estimated
     assert view.seat is not None
     me = 0 if view.seat == view.starter else 1
     opp = 1 - me
-    bids = [t.action.bid for t in view.history if isinstance(t.action, BidAction)]
+    moves: list[Bid | str] = [t.action.bid if isinstance(t.action, BidAction) else PASS for t in view.history]
+    if not g.passes and PASS in moves:
+        return None
     try:
-        node = g.node_of(bids)
+        node = g.node_of(moves)
     except ValueError:
         return None
     x = g.players[me].index.get(tuple(sorted(view.hand)))
     if x is None or int(g.parity[node]) != me:
         return None
     probs = probabilities(strategy)
-    # The other cup's posterior: the roll, then each bid it made this round.
+    # The other cup's posterior: the roll, then each move it made this round.
     post = g.players[opp].chance.astype(np.float64).copy()
     _, opp_bid, _ = probs[opp]
-    for i in range(opp, len(bids), 2):
-        before = g.node_of(bids[:i])
-        rung = g.spec.ladder.index[bids[i]]
+    for i in range(opp, len(moves), 2):
+        before = g.node_of(moves[:i])
+        move = moves[i]
+        rung = PASS_RUNG if isinstance(move, str) else g.spec.ladder.index[move]
         post = post * opp_bid[:, int(g.edge_slot[before]) + g.edge_offset(before, rung)]
     if post.sum() <= 0:
-        post = g.players[opp].chance.astype(np.float64).copy()  # bids the strategy never makes
+        post = g.players[opp].chance.astype(np.float64).copy()  # moves the strategy never makes
     post = post / post.sum()
     hit = g.exact_hit or (0.0, 0.0)
     my_liar, my_bid, my_exact = probs[me]
     o_liar, o_bid, o_exact = probs[opp]
+    my_holds, their_holds = g.pass_holds(me), g.pass_holds(opp)
     value = node_values(
         node,
         me,
@@ -106,7 +109,11 @@ def duel_values(view: PlayerView, strategy: DuelStrategy) -> dict[Action, float]
         np.ascontiguousarray(o_liar.T),
         np.ascontiguousarray(o_bid.T),
         np.ascontiguousarray(o_exact.T),
-        g.has_exact,
+        g.can_call,
+        g.can_exact,
+        g.pass_call,
+        my_holds,
+        their_holds,
         float(hit[me]),
         float(hit[opp]),
     )
@@ -115,20 +122,30 @@ def duel_values(view: PlayerView, strategy: DuelStrategy) -> dict[Action, float]
     first = int(g.edge_start[node])
     for j in range(int(g.edge_count[node])):
         rung = int(g.edge_rung[first + j])
-        action: Action = BidAction(g.spec.bids[rung])
+        action: Action = Pass() if rung == PASS_RUNG else BidAction(g.spec.bids[rung])
         if action in legal:
             out[action] = float(post @ value[int(g.edge_child[first + j])])
-    if node > 0:
-        rung = int(g.last[node])
-        face = int(g.bid_face[rung]) - 1
-        need = int(g.bid_q[rung]) - int(g.players[me].counts[face, x])
-        theirs = g.players[opp].counts[face]
-        assert view.standing_bidder is not None
-        challenge = Challenge(view.standing_bidder)
+    if g.can_call[node]:
+        challenge = Challenge(view.history[-1].seat)  # a duel's challenge is of the last move
         if challenge in legal:
-            out[challenge] = float(post @ np.where(theirs >= need, -1.0, 1.0))
-        if Exact() in legal and g.has_exact:
-            out[Exact()] = float(post @ np.where(theirs == need, hit[me], -1.0))
+            if g.pass_call[node]:
+                out[challenge] = float(post @ np.where(their_holds, -1.0, 1.0))
+            else:
+                out[challenge] = float(post @ np.where(standing_true(g, node, x, me), -1.0, 1.0))
+    if g.can_exact[node] and Exact() in legal:
+        rung = int(g.last[node])
+        need = int(g.bid_q[rung]) - int(g.players[me].counts[int(g.bid_face[rung]) - 1, x])
+        theirs = g.players[opp].counts[int(g.bid_face[rung]) - 1]
+        out[Exact()] = float(post @ np.where(theirs == need, hit[me], -1.0))
+    return out
+
+
+def standing_true(g: AbstractGame, node: int, x: int, me: int) -> npt.NDArray[np.bool_]:
+    """For every hand of the other cup: whether the standing bid at `node` holds, with hand `x`."""
+    rung = int(g.last[node])
+    face = int(g.bid_face[rung]) - 1
+    need = int(g.bid_q[rung]) - int(g.players[me].counts[face, x])
+    out: npt.NDArray[np.bool_] = g.players[1 - me].counts[face] >= need
     return out
 
 

@@ -9,6 +9,7 @@ from numba import njit
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
 
 
 @njit(cache=True)
@@ -33,12 +34,18 @@ def node_values(
     opp_liar_t: Floats,
     opp_bid_t: Floats,
     opp_exact_t: Floats,
-    has_exact: bool,
+    can_call: Bools,
+    can_exact: Bools,
+    pass_call: Bools,
+    my_pass_holds: Bools,
+    opp_pass_holds: Bools,
     hit_mine: float,
     hit_theirs: float,
 ) -> Floats:  # pragma: no cover (compiled; tests/test_review.py checks it against a plain walk)
     """[nodes, other's hands]: the value to player `me` holding hand `x` of each node reachable
-    from `start` (zero elsewhere): +1 a die the other loses, -1 one we lose."""
+    from `start` (zero elsewhere): +1 a die the other loses, -1 one we lose. The player to act at
+    a node may call the last move a lie where `can_call` (a pass where `pass_call`: it holds
+    where `*_pass_holds` says) and call exact on the standing bid where `can_exact`."""
     n_nodes = len(parity)
     h_opp = opp_counts.shape[1]
     reach = np.zeros(n_nodes, dtype=np.bool_)
@@ -57,24 +64,28 @@ def node_values(
         ls = node_slot[n]
         v = value[n]
         mine = parity[n] == me
-        if n > 0:
-            rung = last[n]
-            f = bid_face[rung] - 1
-            need = bid_q[rung] - my_counts[f, x]
-            for y in range(h_opp):
-                true = opp_counts[f, y] >= need
-                # the bidder is the one not to act: it wins the call if the bid is true
-                call = (-1.0 if true else 1.0) if mine else (1.0 if true else -1.0)
+        rung = last[n]
+        f = bid_face[rung] - 1 if rung >= 0 else 0
+        need = bid_q[rung] - my_counts[f, x] if rung >= 0 else 0
+        for y in range(h_opp):
+            if can_call[n]:
+                # the last move is the one not to act's: it wins the call if its bid is true,
+                # or its pass holds
+                if pass_call[n]:
+                    held = opp_pass_holds[y] if mine else my_pass_holds[x]
+                    call = (-1.0 if held else 1.0) if mine else (1.0 if held else -1.0)
+                else:
+                    true = opp_counts[f, y] >= need
+                    call = (-1.0 if true else 1.0) if mine else (1.0 if true else -1.0)
                 p = my_liar[x, ls] if mine else opp_liar_t[ls, y]
                 v[y] += p * call
-                if has_exact:
-                    hit = opp_counts[f, y] == need
-                    if mine:
-                        spot = hit_mine if hit else -1.0
-                        v[y] += my_exact[x, ls] * spot
-                    else:
-                        spot = -hit_theirs if hit else 1.0
-                        v[y] += opp_exact_t[ls, y] * spot
+            if can_exact[n]:
+                # the standing bid is the other's; the one to act calls
+                hit = opp_counts[f, y] == need
+                if mine:
+                    v[y] += my_exact[x, ls] * (hit_mine if hit else -1.0)
+                else:
+                    v[y] += opp_exact_t[ls, y] * (-hit_theirs if hit else 1.0)
         for j in range(edge_count[n]):
             child = value[edge_child[first + j]]
             if mine:

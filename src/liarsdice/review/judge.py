@@ -52,13 +52,14 @@ class Judge:
         source = EXACT
         values = None
         dice = duel_dice(view)
+        trained_dice = duel_dice(view, passes=True)  # the trained duels have Soar's passes
         if dice is not None and self.best.source == "exact":
             # The duel level played the exact solution of a tiny duel: value the moves under it.
             solution = self.best.exact.solution_for(view.options, dice)
             values = None if solution is None else solution_values(view, solution)
-        elif dice is not None and self.best.source == "duel":
+        elif trained_dice is not None and self.best.source == "duel":
             # It played the trained strategy of this duel: value the moves under that strategy.
-            strategy = self.best.strategy_for(view.options, dice, exact_left=duel_exact_left(view))
+            strategy = self.best.strategy_for(view.options, trained_dice, exact_left=duel_exact_left(view))
             values = None if strategy is None else duel_values(view, strategy)
         if values is None:
             source = ESTIMATE
