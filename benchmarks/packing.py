@@ -7,8 +7,12 @@ tree (`--tree`), the exact exploitability of the strategy as packed:
     python benchmarks/packing.py --dice 3 3 --k 2 --iterations 4000
     python benchmarks/packing.py --dice 2 2 --faces 4 --k 3 --iterations 1000 --tree
     python benchmarks/packing.py --preset soar --dice 2 1 --faces 4 --k 12 --iterations 1000 --tree
+    python benchmarks/packing.py --dice 3 2 --faces 4 --k 2 --iterations 1000 --tree --bits 6 \
+        --thresholds 0.02 --recut 0.03 0.05 0.1
 
-Where exact may be called once a game (Soar), the duel is the one where both players still may.
+`--recut T ...` packs each bits x threshold, then cuts it again under each T (`packed.recut`, what
+the plan ships from six dice in all). Where exact may be called once a game (Soar), the duel is
+the one where both players still may.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import time
 
 from liarsdice.duel import game_for
 from liarsdice.duel.dcfr import Trainer
-from liarsdice.duel.packed import pack, unpack
+from liarsdice.duel.packed import pack, recut, unpack
 from liarsdice.duel.strategy import DuelStrategy
 from liarsdice.rules import preset_options
 
@@ -35,6 +39,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument("--bits", type=int, nargs="+", default=[8, 7, 6, 5])
     parser.add_argument("--thresholds", type=float, nargs="+", default=[0.005, 0.01, 0.02, 0.05])
+    parser.add_argument("--recut", type=float, nargs="*", default=[], help="each packing cut again under these")
     parser.add_argument("--tree", action="store_true", help="exact exploitability on the full tree (small games)")
     args = parser.parse_args()
     wild = 1 if args.wild == "1" else args.wild
@@ -55,13 +60,16 @@ def main() -> None:
     )
     if args.tree:
         print(f"as trained (float): exact exploitability {trained.exact_exploitability():.5f}")
-    print("| bits | threshold | bytes | exact exploitability |")
-    print("|---|---|---|---|")
+    print("| bits | threshold | recut | bytes | exact exploitability |")
+    print("|---|---|---|---|---|")
     for bits in args.bits:
         for threshold in args.thresholds:
             data = pack(trained, bits, threshold)
-            measured = f"{unpack(data, graph=game).exact_exploitability():.5f}" if args.tree else ""
-            print(f"| {bits} | {threshold} | {len(data):,} | {measured} |", flush=True)
+            for cut in [None, *args.recut]:
+                packed = data if cut is None else recut(data, cut)
+                measured = f"{unpack(packed, graph=game).exact_exploitability():.5f}" if args.tree else ""
+                shown = "" if cut is None else cut
+                print(f"| {bits} | {threshold} | {shown} | {len(packed):,} | {measured} |", flush=True)
 
 
 if __name__ == "__main__":

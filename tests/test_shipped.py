@@ -370,6 +370,12 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     assert len(plan) == 24 * 8 + 3 + 3 * 6 and len({(e.variant, e.dice) for e in plan}) == len(plan)
     assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)}
     assert {e.variant for e in plan} == set(VARIANTS)
+    # the cut from eight dice in all, in every variant but ones wild (the exploitability goals' game)
+    assert {e.name for e in plan if e.recut is not None} == {
+        e.name for e in plan if sum(e.dice) >= 8 and e.variant != "ones"
+    }
+    assert all(e.to_json().get("recut") == 0.05 for e in plan if e.recut is not None)
+    assert all("recut" not in e.to_json() for e in plan if e.recut is None)
     assert {e.dice for e in plan if e.variant == "soar-spent"} == {(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1)}
     rules = {e.variant: shipped.rules_key(e.options(), e.exact_left) for e in plan}
     # Soar's: one a game's state of who may still call exact, the opener first
@@ -447,6 +453,39 @@ def test_train_all_writes_an_artifact_and_its_entry_and_a_second_run_skips_it(tm
     assert artifact.seed == 5
     strategy = shipped.load_artifact(into, artifact)
     assert strategy.meta["iterations"] == 2 and strategy.dice == (4, 2)
+
+
+def test_a_plan_that_recuts_an_entry_recuts_its_file_without_training_to_the_bytes_a_training_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from liarsdice.duel import packed, plan
+
+    into = tmp_path / "out"
+    runner = CliRunner()
+    args = ["train", "--all", "--only", "4v4", "--variant", "none", "--iterations", "3"]
+    with monkeypatch.context() as m:
+        m.setattr(plan, "RECUT_FROM", 99)  # the plan before the cut
+        first = runner.invoke(app, [*args, "--into", str(into)])
+    assert first.exit_code == 0, first.output
+    (uncut,) = shipped.read_manifest(into)
+    assert "recut" not in uncut.plan
+    data = (into / uncut.file).read_bytes()
+    second = runner.invoke(app, [*args, "--into", str(into)])
+    assert second.exit_code == 0, second.output
+    assert "none-4v4: recut under 0.05 without training" in second.output and "iterations in" not in second.output
+    (cut,) = shipped.read_manifest(into)
+    assert cut.plan["recut"] == 0.05 and cut.iterations == 3 and cut.bytes < uncut.bytes
+    assert (into / cut.file).read_bytes() == packed.recut(data, 0.05)
+    # trained afresh under today's plan: the same bytes
+    fresh = runner.invoke(app, [*args, "--into", str(tmp_path / "fresh")])
+    assert fresh.exit_code == 0 and "3 iterations in" in fresh.output
+    assert shipped.read_manifest(tmp_path / "fresh")[0].sha256 == cut.sha256
+    strategy = shipped.load_artifact(into, cut)
+    assert strategy.meta["threshold"] == 0.05 and strategy.dice == (4, 4)
+    cut_data = (into / cut.file).read_bytes()
+    assert packed.read_header(cut_data)[0]["cut_first"] == 0.02
+    with pytest.raises(ValueError, match=r"from 0 to under 0\.5"):
+        packed.recut(cut_data, 0.5)
 
 
 def test_a_training_stopped_goes_on_from_its_checkpoint_to_the_same_file(

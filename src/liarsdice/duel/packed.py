@@ -169,20 +169,14 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
     dropped, the others to `bits` bits."""
     if bits not in BITS:
         raise ValueError(f"a packed strategy keeps 4 to 16 bits a probability, not {bits}")
-    if not 0 <= threshold < 0.5:
-        raise ValueError(f"the threshold is a probability from 0 to under 0.5, not {threshold}")
+    check_threshold(threshold)
     game = strategy.game
-    parts: list[bytes] = []
-    players = []
+    units = []
     for p in (0, 1):
         layout = Layout(game, p)
-        units = quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
-        reached = own_reach(game, p, layout, units, bits)
-        kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
-        mask = np.packbits(reached.T).tobytes()  # node by node: a third smaller than hand by hand
-        values = units[kept].tobytes()
-        parts += [mask, values]
-        players.append({"mask": len(mask), "values": len(values)})
+        units.append(
+            quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
+        )
     header = {
         "format": FORMAT,
         "version": VERSION,
@@ -192,10 +186,53 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
         **({"exact_left": list(strategy.exact_left)} if strategy.exact_left is not None else {}),
         "bits": bits,
         "threshold": threshold,
-        "players": players,
         "meta": strategy.meta,
     }
-    head = json.dumps(header, sort_keys=True).encode()
+    return _encode(game, units, bits, header)
+
+
+def recut(data: bytes, threshold: float, where: str = "the data") -> bytes:
+    """The packed strategy `data` with its moves under `threshold` dropped in turn and the rest
+    quantised again to its bits (a threshold above the one it was packed with; the header keeps
+    that one as `cut_first`). What `train --all` ships where the plan says `recut`: the shipped
+    file and a file packed before and recut now are then the same bytes."""
+    check_threshold(threshold)
+    header, _ = read_header(data, where)
+    strategy = unpack(data, where)
+    bits = int(header["bits"])
+    game = strategy.game
+    units = []
+    for p in (0, 1):
+        layout = Layout(game, p)
+        # a (hand, node) not stored is zero here, as after unpacking: it stays unreached
+        units.append(
+            quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
+        )
+    header = {k: v for k, v in header.items() if k != "players"}
+    header["cut_first"] = header.get("cut_first", header["threshold"])
+    header["threshold"] = threshold
+    return _encode(game, units, bits, header)
+
+
+def check_threshold(threshold: float) -> None:
+    if not 0 <= threshold < 0.5:
+        raise ValueError(f"the threshold is a probability from 0 to under 0.5, not {threshold}")
+
+
+def _encode(game: AbstractGame, units: list[Units], bits: int, header: dict[str, Any]) -> bytes:
+    """MAGIC, the header (with each player's part's lengths) and the lzma stream of each player's
+    map of (hand, node) it reaches and the units it stores there."""
+    parts: list[bytes] = []
+    players = []
+    for p in (0, 1):
+        layout = Layout(game, p)
+        reached = own_reach(game, p, layout, units[p], bits)
+        kept = reached[:, layout.segment] & ~layout.forced[layout.segment][None, :]
+        mask = np.packbits(reached.T).tobytes()  # node by node: a third smaller than hand by hand
+        values = units[p][kept].tobytes()
+        parts += [mask, values]
+        players.append({"mask": len(mask), "values": len(values)})
+    head = json.dumps({**header, "players": players}, sort_keys=True).encode()
     return MAGIC + struct.pack("<I", len(head)) + head + lzma.compress(b"".join(parts), preset=LZMA_PRESET)
 
 

@@ -55,6 +55,15 @@ PLANNED = tuple(VARIANTS)
 MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 4, "soar-other": 4, "soar-spent": 4}
 MAX_DICE = 5
 SEED = 22
+# Where seven variants and Soar's four would not fit the 40 MB at the plan's precision: from
+# RECUT_FROM dice in all (half the bytes, where an abstraction that remembers two bids costs
+# most already), each variant but FULL_PRECISION drops, once packed, its moves under RECUT and
+# is quantised again (`packed.recut`): 40% fewer bytes there. Ones wild keeps every probability
+# it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's game) are on it. What
+# the cut costs: docs/strength.md, "Packing".
+RECUT = 0.05
+RECUT_FROM = 8
+FULL_PRECISION = ("ones",)
 
 # Per cup sizes (the smaller first; either may open): the memory k, iterations, hands sampled per
 # half-iteration (None: every hand), the bits a probability and the threshold under which a
@@ -101,6 +110,7 @@ class Entry:
     seed: int
     bits: int
     threshold: float
+    recut: float | None = None  # once packed, the moves under this dropped in turn (`packed.recut`)
 
     @property
     def name(self) -> str:
@@ -133,6 +143,7 @@ class Entry:
             "seed": self.seed,
             "bits": self.bits,
             "threshold": self.threshold,
+            **({"recut": self.recut} if self.recut is not None else {}),
         }
 
 
@@ -156,7 +167,8 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
                 if passes and PASS_MOST_DICE in (a, b) and k < 12:
                     k = max(2, k - 1)  # where a player may pass the graph has 3 to 7 times the edges
                 n = n if iterations is None else iterations
-                out.append(Entry(variant, (a, b), k, n, sample, seed, bits, threshold))
+                cut = RECUT if total >= RECUT_FROM and variant not in FULL_PRECISION else None
+                out.append(Entry(variant, (a, b), k, n, sample, seed, bits, threshold, cut))
     return out
 
 
