@@ -42,7 +42,8 @@ def child(size: str, iterations: int, threads: int) -> None:
     a, b = (int(x) for x in size.split("v"))
     k, _, sample, _, _ = SIZES[(min(a, b), max(a, b))]
     game = game_for(preset_options("classic", {"wild_face": 1}), (a, b), k)
-    trainer = Trainer(game, sample=sample, seed=1, threads=threads)
+    more = {} if threads == 1 else {"threads": threads}  # an older trainer has no threads
+    trainer = Trainer(game, sample=sample, seed=1, **more)
     trainer.run(iterations=1)  # compiled and warm
     started = time.perf_counter()
     trainer.run(iterations=iterations)
