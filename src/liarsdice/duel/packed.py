@@ -170,13 +170,6 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
     if bits not in BITS:
         raise ValueError(f"a packed strategy keeps 4 to 16 bits a probability, not {bits}")
     check_threshold(threshold)
-    game = strategy.game
-    units = []
-    for p in (0, 1):
-        layout = Layout(game, p)
-        units.append(
-            quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
-        )
     header = {
         "format": FORMAT,
         "version": VERSION,
@@ -188,7 +181,7 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
         "threshold": threshold,
         "meta": strategy.meta,
     }
-    return _encode(game, units, bits, header)
+    return _encode(strategy.game, _quantised(strategy, bits, threshold), bits, header)
 
 
 def recut(data: bytes, threshold: float, where: str = "the data") -> bytes:
@@ -200,18 +193,22 @@ def recut(data: bytes, threshold: float, where: str = "the data") -> bytes:
     header, _ = read_header(data, where)
     strategy = unpack(data, where)
     bits = int(header["bits"])
-    game = strategy.game
-    units = []
-    for p in (0, 1):
-        layout = Layout(game, p)
-        # a (hand, node) not stored is zero here, as after unpacking: it stays unreached
-        units.append(
-            quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
-        )
     header = {k: v for k, v in header.items() if k != "players"}
     header["cut_first"] = header.get("cut_first", header["threshold"])
     header["threshold"] = threshold
-    return _encode(game, units, bits, header)
+    # a (hand, node) not stored is zero after unpacking: it stays unreached
+    return _encode(strategy.game, _quantised(strategy, bits, threshold), bits, header)
+
+
+def _quantised(strategy: DuelStrategy, bits: int, threshold: float) -> list[Units]:
+    """Each player's units (`quantise`) of `strategy`'s probabilities."""
+    units = []
+    for p in (0, 1):
+        layout = Layout(strategy.game, p)
+        units.append(
+            quantise(layout, layout.rows(strategy.liar[p], strategy.bid[p], strategy.exact[p]), bits, threshold)
+        )
+    return units
 
 
 def check_threshold(threshold: float) -> None:
