@@ -13,12 +13,12 @@ from liarsdice.bots import reader as reader_module
 from liarsdice.bots import strong_duel
 from liarsdice.bots.duel import DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, TRUST_MISFIT, ReaderBot
+from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, SURPRISE, TRUST_MISFIT, ReaderBot, _checkable
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
 from liarsdice.bots.strong_counts import hand_space
 from liarsdice.match import play_game
-from liarsdice.rules import Game, preset_options
+from liarsdice.rules import BidAction, Game, Pass, Reroll, preset_options
 
 
 def _index(hand: tuple[int, ...], faces: int) -> int:
@@ -140,9 +140,9 @@ def test_a_decision_reads_within_its_budget_and_alike_in_any_process(monkeypatch
     def reading(reader: ReaderBot) -> np.ndarray:
         chances = reader.model.hand_chances
 
-        def counted(view, counts, action, pass_and_push=True):  # type: ignore[no-untyped-def]
+        def counted(view, counts, action, passes=True, pushes=True):  # type: ignore[no-untyped-def]
             asked.append(len(counts))
-            return chances(view, counts, action, pass_and_push)
+            return chances(view, counts, action, passes, pushes)
 
         monkeypatch.setattr(reader.model, "hand_chances", counted)
         reader.new_decision(ours)
@@ -196,3 +196,51 @@ def test_against_a_player_it_trusts_the_reader_plays_its_own_game_in_a_duel(monk
     assert len(mixed) == 1 and policy == reader.scored_policies([view])[0]
     StrongBot(3).policy(view)
     assert len(mixed) == 2  # Expert mixes it in, whoever it plays
+
+
+def test_a_pass_expert_makes_is_one_the_model_makes() -> None:
+    """Soar: from a cup of one face Expert passes; asked about that pass after the reveal, the
+    model gives it Expert's own chance, not the zero of a model that cannot pass (which found
+    every pass shown surprising, and kept the reader from trusting a player who passes)."""
+    game = Game(preset_options("soar", {"num_players": 2}))
+    hand = (4, 4, 4, 4, 4)
+    state = game.position([(1, 2, 3, 5, 6), hand], starter=0, round_no=1)
+    state, _ = state.apply(StrongBot(1).act(state.view(0)), 0)
+    expert = sum(p for a, p in StrongBot(2).policy(state.view(1)) if isinstance(a, Pass))
+    assert expert > 0.5
+    state, _ = state.apply(Pass(), 1)
+    after = state.view(0)
+    chance = ReaderBot(3)._answers(game, after, 1, np.array([_index(hand, 6)]))
+    assert float(chance[0]) == pytest.approx(expert, abs=1e-9)
+    assert float(chance[0]) > SURPRISE
+
+
+def test_a_round_with_a_push_is_checked_up_to_the_push_but_not_the_pushers_moves() -> None:
+    """At the reveal of a Soar round with a push, the others' moves made before the first push
+    are checked against the cups shown; the pusher's are not (the cup shown is not the one it
+    bid from), nor any move after the push."""
+    game = Game(preset_options("soar", {"num_players": 2}))
+    shown = [(2, 2, 3, 5, 6), (1, 4, 4, 4, 6)]
+
+    def bid(state, seat: int, push: bool):  # type: ignore[no-untyped-def]
+        return next(a for a in state.view(seat).legal_actions if isinstance(a, BidAction) and bool(a.push) == push)
+
+    def round_with(pusher: int) -> tuple[object, ...]:
+        state = game.position(shown, starter=1, round_no=1)
+        for seat, push in [(1, False), (0, False), (1, False), (pusher, True)]:
+            if state.view(seat).to_act != seat:
+                state, _ = state.apply(bid(state, 1 - seat, False), 1 - seat)
+            action = bid(state, seat, push)
+            state, _ = state.apply(action, seat)
+            if push:
+                state, _ = state.apply(Reroll(seat, (6,) * (5 - len(action.push))))
+        seat = state.view(0).to_act
+        state, _ = state.apply(bid(state, seat, False), seat)
+        return state.view(0)
+
+    ours_pushed = round_with(pusher=0)
+    pushed_at = next(i for i, t in enumerate(ours_pushed.history) if t.action.push)
+    theirs_before = [i for i, t in enumerate(ours_pushed.history[:pushed_at]) if t.seat == 1]
+    assert len(theirs_before) == 2 and pushed_at < len(ours_pushed.history) - 1
+    assert _checkable(ours_pushed, shown) == [(i, shown[1]) for i in theirs_before]
+    assert _checkable(round_with(pusher=1), shown) == []  # the other pushed: none of its moves

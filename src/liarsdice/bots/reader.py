@@ -25,9 +25,11 @@ round alone, so a seeded game plays the same in every process; the answers are a
 the whole process (the first moves of a round recur from game to game), which only saves time.
 Rounds with a push (Soar), where the pushing cup is rolled again, and one-die rounds (Perudo's
 palifico), whose positions the public facts alone do not set up again, are read as Expert reads
-them. In Soar the model is asked as if it could neither pass nor push (READ_PASS_AND_PUSH):
-scoring each hand's pushes took three quarters of a read, and in a round without a push a pass
-or a push only says which hands would not have made the move read.
+them; at a reveal, the moves made before a round's first push are checked all the same, but
+the pusher's (its cup is no longer the one shown). In Soar the model is asked as if it could
+not push (READ_PUSH): scoring each hand's pushes took three quarters of a read, and in a round
+without a push a push only says which hands would not have made the move read. It weighs its
+pass (READ_PASS): asked about a pass without it, the model finds every pass surprising.
 
 In a duel against a player whose reveals fit the model (misfit under TRUST_MISFIT; Master hands
 the duel to the reader then), the reader plays Expert's own play, without the equilibrium Expert
@@ -104,12 +106,14 @@ POSITION_COST = 24
 CHECKS_AT_A_DECISION = 1
 CHECKS_HEADS_UP = 3
 CHECKS_KEPT = 24
-# Whether the model weighs its pass and pushes when asked about a move (Soar). A move read is
-# never a push (a round with one is not read); a pass or a push only makes the moves read less
-# likely from the hands whose best move it is. Scoring every hand's pushes is most of the time of
-# a Soar read (the belief after a move moved by 0.1 of its weight at one position in ten); the
-# pass's look-ahead a sixth of it (the belief moved by 0.0009 at one position in ten).
-READ_PASS_AND_PUSH = False
+# Whether the model weighs its pass and its pushes when asked about a move (Soar). A move read is
+# never a push (a round with one is not read); a push only makes the moves read less likely from
+# the hands whose best move it is. Scoring every hand's pushes is most of the time of a Soar read
+# (the belief after a move moved by 0.1 of its weight at one position in ten): left out. The
+# pass's look-ahead costs a sixth of it, and without it a pass is a move the model never makes:
+# every pass shown at a reveal surprised it (misfit), and a pass read told nothing.
+READ_PASS = True
+READ_PUSH = False
 # The model's answers kept for the whole process: the latest moves asked about, each with the
 # chances of every hand asked (a move foreseen keeps a row for each move the model weighs there,
 # some 20 to 60).
@@ -279,7 +283,7 @@ class ReaderBot(StrongBot):
         if len(space.prior) > FORESEEN_HANDS:
             return
         first = earlier_view(game, _as_seat(after, seat), turn, _hands(size, faces)[0])
-        found = self.model.hand_policies(first, space.counts, READ_PASS_AND_PUSH)
+        found = self.model.hand_policies(first, space.counts, READ_PASS, READ_PUSH)
         if found is None:
             return
         moves, chances = found
@@ -305,12 +309,9 @@ class ReaderBot(StrongBot):
             self._checks.clear()
             self._round = None
         revealed = before is not None and outcome is not None and outcome.round_no == before.round_no
-        if revealed and before is not None and outcome is not None and before.seat is not None and _readable(before):
-            for i, turn in enumerate(before.history):
-                seat = turn.seat
-                hand = tuple(sorted(outcome.hands[seat]))
-                if seat != before.seat and before.active[seat] and len(hand) == before.dice[seat]:
-                    self._checks.append((before, i, hand))
+        if revealed and before is not None and outcome is not None and before.seat is not None:
+            for i, hand in _checkable(before, outcome.hands):
+                self._checks.append((before, i, hand))
         checks = CHECKS_HEADS_UP if sum(view.active) == 2 else CHECKS_AT_A_DECISION
         for _ in range(min(checks, len(self._checks))):
             self._check(*self._checks.popleft())
@@ -421,7 +422,7 @@ class ReaderBot(StrongBot):
             seat_view = _as_seat(view, made.seat)
             first = earlier if earlier is not None else earlier_view(game, seat_view, turn, hands[int(missing[0])])
             chances = self.model.hand_chances(
-                first, hand_space(size, faces).counts[missing], made.action, READ_PASS_AND_PUSH
+                first, hand_space(size, faces).counts[missing], made.action, READ_PASS, READ_PUSH
             )
             if chances is None:
                 views = earlier_views(game, seat_view, turn, [hands[j] for j in missing.tolist()])
@@ -466,6 +467,26 @@ def _readable(view: PlayerView) -> bool:
     again from the public facts. Not after a push (the pushing cup is rolled again), nor in a
     one-die round (the table alone does not say that a round is one)."""
     return not view.one_die_round and not any(getattr(t.action, "push", ()) for t in view.history)
+
+
+def _checkable(view: PlayerView, shown: Sequence[Sequence[int]]) -> list[tuple[int, tuple[int, ...]]]:
+    """The moves of this round (`view` our last view of it) the model can be asked about from the
+    cups `shown` at its reveal, each its turn and its mover's cup: the others' moves before the
+    first push, but a pusher's (its cup shown is not the one it moved from). None in a one-die
+    round. In Soar most heads-up rounds hold a push: checking only rounds without one left the
+    reader a few moves a game to learn from."""
+    if view.one_die_round:
+        return []
+    pushed_at = [i for i, t in enumerate(view.history) if getattr(t.action, "push", ())]
+    before_push = pushed_at[0] if pushed_at else len(view.history)
+    pushers = {view.history[i].seat for i in pushed_at}
+    out = []
+    for i, turn in enumerate(view.history[:before_push]):
+        seat = turn.seat
+        hand = tuple(sorted(shown[seat]))
+        if seat != view.seat and seat not in pushers and view.active[seat] and len(hand) == view.dice[seat]:
+            out.append((i, hand))
+    return out
 
 
 def _likeliest(w: Floats, negligible: float) -> np.ndarray:

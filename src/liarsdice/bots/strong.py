@@ -214,20 +214,22 @@ class StrongBot(Bot):
                 return chances
         return np.array([sum(p for a, p in policy if a == action) for policy in self.scored_policies(views)])
 
-    def hand_chances(self, view: PlayerView, counts: Ints, action: Action, pass_and_push: bool = True) -> Floats | None:
+    def hand_chances(
+        self, view: PlayerView, counts: Ints, action: Action, passes: bool = True, pushes: bool = True
+    ) -> Floats | None:
         """[H]: the chance `scored_policies` gives `action` at `view`'s public position from each
         hand of `counts` ([H, F]: how many dice of each face, `HandSpace.counts` rows), without a
         view, a round or an estimate per hand: the same chances as each hand's policy, to
         rounding (tests/test_strong_batch.py). None where the turn is not bids, calls, exact, a
         pass and pushes (a vote, chips), the seat has pushed dice, or its bids are too many to
-        look ahead from together: ask `move_chances`. `pass_and_push=False`: the chances as if
-        neither a pass nor a push were legal (Soar: scoring every hand's pushes is most of the
+        look ahead from together: ask `move_chances`. `passes=False`, `pushes=False`: the chances
+        as if no pass, or no push, were legal (Soar: scoring every hand's pushes is most of the
         work, the pass look-ahead a sixth)."""
         legal = view.legal
         if legal is None or legal.voting or view.seat is None or view.pushed[view.seat]:
             return None
         if not legal.economy:
-            found = self.hand_policies(view, counts, pass_and_push)
+            found = self.hand_policies(view, counts, passes, pushes)
             if found is None:
                 return None
             moves, chances = found
@@ -251,7 +253,7 @@ class StrongBot(Bot):
         return chip_chances(self, model, view, first, known, short, bids, keep[:, weighed], action)
 
     def hand_policies(
-        self, view: PlayerView, counts: Ints, pass_and_push: bool = True
+        self, view: PlayerView, counts: Ints, passes: bool = True, pushes: bool = True
     ) -> tuple[list[Action], Floats] | None:
         """The moves `scored_policies` may make at `view`'s public position and [H, moves]: the
         chance of each from each hand of `counts` (`hand_chances` of every move at once, for a
@@ -277,13 +279,11 @@ class StrongBot(Bot):
         weighed = np.flatnonzero(keep.any(axis=0))  # the bids some hand weighs
         bids, keep = [ordered[i] for i in weighed], keep[:, weighed]
         face_of = np.array([b.face for b in bids], dtype=np.int64)
-        pushing = (
-            _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes and pass_and_push else {}
-        )
+        pushing = _pushes_of_hands(counts, r.wild, sorted(set(face_of.tolist()))) if legal.pushes and pushes else {}
         by_push: dict[tuple[int, ...], dict[Bid, None]] = {}
         for (face, push), _ in pushing.items():
             by_push.setdefault(push, {}).update(dict.fromkeys(b for b in bids if b.face == face))
-        passing = legal.can_pass and pass_and_push
+        passing = legal.can_pass and passes
         together = Hands(first, known, bids, {p: list(b) for p, b in by_push.items()}, passing)
         if passing:
             valid = counts.max(axis=1) == counts.sum(axis=1)  # a pass holds from a hand of one face
