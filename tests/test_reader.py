@@ -13,12 +13,20 @@ from liarsdice.bots import reader as reader_module
 from liarsdice.bots import strong_duel
 from liarsdice.bots.duel import DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots.reader import MISFIT_PRIOR, POSITION_COST, SURPRISE, TRUST_MISFIT, ReaderBot, _checkable
+from liarsdice.bots.reader import (
+    MISFIT_PRIOR,
+    POSITION_COST,
+    SURPRISE,
+    TRUST_MISFIT,
+    ReaderBot,
+    _checkable,
+    _with_equilibrium,
+)
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
 from liarsdice.bots.strong_counts import hand_space
 from liarsdice.match import play_game
-from liarsdice.rules import BidAction, Game, Pass, Reroll, preset_options
+from liarsdice.rules import Bid, BidAction, Game, Pass, Reroll, preset_options
 
 
 def _index(hand: tuple[int, ...], faces: int) -> int:
@@ -244,3 +252,22 @@ def test_a_round_with_a_push_is_checked_up_to_the_push_but_not_the_pushers_moves
     assert len(theirs_before) == 2 and pushed_at < len(ours_pushed.history) - 1
     assert _checkable(ours_pushed, shown) == [(i, shown[1]) for i in theirs_before]
     assert _checkable(round_with(pusher=1), shown) == []  # the other pushed: none of its moves
+
+
+def test_a_move_of_the_equilibrium_expert_mixes_in_does_not_surprise_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Red Dead 2 v 2 (its spot-on strategy shipped): from (5, 5) after "one 3", the equilibrium
+    Expert plays in 6 rounds of 10 bids "one 5", which Expert's own play almost never does. At the
+    reveal the move is checked against the two mixed, so a player who mixes as Expert does is
+    not taken for one the model cannot explain; without the mixing, the move surprises."""
+    game = Game(preset_options("red-dead", {"num_players": 2, "dice_per_player": 2}))
+    hand = (5, 5)
+    state = game.position([(3, 6), hand], starter=0, round_no=1)
+    state, _ = state.apply(BidAction(Bid(1, 3)), 0)
+    state, _ = state.apply(BidAction(Bid(1, 5)), 1)
+    view = state.view(0)
+    own = float(ReaderBot(1)._answers(game, view, 1, np.array([_index(hand, 6)]))[0])
+    assert own < SURPRISE
+    share = strong_duel.DUEL_SHARE
+    assert _with_equilibrium(game, view, 1, hand, own) == pytest.approx((1 - share) * own + share, abs=0.01)
+    monkeypatch.setattr(strong_duel, "DUEL_SHARE", 0.0)
+    assert _with_equilibrium(game, view, 1, hand, own) == own
