@@ -20,7 +20,7 @@ from liarsdice.bots.reader import (
     TRUST_MISFIT,
     ReaderBot,
     _checkable,
-    _with_equilibrium,
+    _equilibrium_chance,
 )
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
@@ -267,7 +267,35 @@ def test_a_move_of_the_equilibrium_expert_mixes_in_does_not_surprise_the_model(m
     view = state.view(0)
     own = float(ReaderBot(1)._answers(game, view, 1, np.array([_index(hand, 6)]))[0])
     assert own < SURPRISE
+    found = _equilibrium_chance(game, view, 1, hand)
+    assert found is not None and found[0] == pytest.approx(1.0, abs=0.01)
     share = strong_duel.DUEL_SHARE
-    assert _with_equilibrium(game, view, 1, hand, own) == pytest.approx((1 - share) * own + share, abs=0.01)
+    assert (1 - share) * own + share * found[0] > SURPRISE
     monkeypatch.setattr(strong_duel, "DUEL_SHARE", 0.0)
-    assert _with_equilibrium(game, view, 1, hand, own) == own
+    assert _equilibrium_chance(game, view, 1, hand) is None
+
+
+def test_the_rounds_shown_tell_expert_from_the_equilibrium_it_mixes_in() -> None:
+    """Red Dead heads-up, where Expert plays 6 rounds of 10 by the shipped equilibrium: both
+    Expert's moves and an equilibrium player's fit the two mixed, but the rounds shown say which
+    it is. Master ends trusting Expert in most games and the equilibrium player in none."""
+    from liarsdice.bots.reader import EVIDENCE
+
+    game = Game(preset_options("red-dead", {"num_players": 2}))
+
+    def equilibrium_only(seed: int) -> DuelBot:
+        bot = DuelBot(seed)
+        bot.reads_the_opponent = lambda view: False  # type: ignore[method-assign]
+        return bot
+
+    def evidence(opponent: object, g: int) -> float:
+        master = DuelBot(g)
+        play_game(game, [master, opponent] if g % 2 else [opponent, master], seed=g, close_agents=False)
+        found = master.fallback.evidence(0 if g % 2 == 0 else 1)  # type: ignore[attr-defined]
+        assert found is not None
+        return float(found)
+
+    expert = [evidence(StrongBot(100 + g), g) for g in range(1, 9)]
+    equilibrium = [evidence(equilibrium_only(100 + g), g) for g in range(1, 9)]
+    assert sum(e >= EVIDENCE for e in expert) >= 4  # Expert's own rounds shown: 5 of these 8 games
+    assert max(equilibrium) < EVIDENCE

@@ -10,10 +10,13 @@ this way (its own policy as the model), a local best response wins most rounds (
 The reader keeps, for every other seat, how well that seat's play fits the model: at each reveal
 it asks the model how likely each move the seat made in the round was from the cup the seat
 showed, and keeps the share of moves the model found surprising (under SURPRISE), `misfit`, as
-a Beta estimate starting at MISFIT_PRIOR. Its belief over a cup is then the two readings mixed:
-the model's with weight 1 - 2 misfit, Expert's generic one with the rest. A seat that plays like
-the model is soon read by it; one that does not (a person, an equilibrium strategy, another
-program) is read as Expert reads it, so the reader plays as Expert does against it.
+a Beta estimate starting at MISFIT_PRIOR. Where Expert would mix an equilibrium into a duel
+(6 rounds of 10), a move is checked against the two mixed (`_equilibrium_chance`), and Master
+trusts a duel to the reader only once the rounds shown say Expert rather than the equilibrium
+alone (`evidence`). Its belief over a cup is then the two readings mixed: the model's with
+weight 1 - 2 misfit, Expert's generic one with the rest. A seat that plays like the model is
+soon read by it; one that does not (a person, another program) is read as Expert reads it, so
+the reader plays as Expert does against it.
 
 The model is Expert's own policy, without the equilibrium Expert mixes into duels where one is
 at hand: at each earlier turn of the round it is asked the chance of the move the seat made, for
@@ -47,6 +50,7 @@ same answers, sooner. Each decision first waits for that work to end.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Hashable, Sequence
@@ -82,6 +86,14 @@ TRUST_MISFIT = 0.12
 # (Master against Expert, 500 games, seed 1: `red-dead` 0.516 with 4, 0.562 with 2; `perudo`
 # 0.644 and 0.672).
 SURPRISE = 0.02
+# Where Expert would mix an equilibrium into a duel, a player whose moves the two mixed explain
+# may be Expert, or an equilibrium player, which the reader must not play as it plays Expert (it
+# loses to one). The rounds shown tell them apart: how much likelier a round's moves are from
+# Expert (its own play in 4 rounds of 10) than from the equilibrium alone, a likelihood ratio of
+# at least 1 - DUEL_SHARE a round. Master trusts such a player only once the log of the ratios
+# over the rounds shown comes to EVIDENCE: a round of Expert's own play, whose moves are near
+# certain from its cup, brings it there; against an equilibrium player the sum drifts down.
+EVIDENCE = math.log(2.0)
 MISFIT_PRIOR = 0.25
 MISFIT_PRIOR_MOVES = 2.0
 # The model's reading weighs 1 - MISFIT_SCALE * misfit in the belief over a cup (none from a
@@ -193,6 +205,9 @@ class ReaderBot(StrongBot):
         self.model = StrongBot(seed)  # asked for its policy only: its learning stays at the prior
         # per seat, Beta pseudo-counts (moves that surprised the model, moves that did not)
         self.fit: dict[int, tuple[float, float]] = {}
+        # per seat and round shown where Expert would mix in an equilibrium: the logs of the
+        # chance of the moves checked from Expert's own play and from the equilibrium (`evidence`)
+        self.rounds: dict[int, dict[Hashable, tuple[float, float]]] = {}
         self._seen: PlayerView | None = None  # the last view of ours, for the reveal after it
         self.ask_budget: int | None = ASK_BUDGET  # None: every hand worth asking, at once (analysis)
         self._budget = 0  # hands still to be added for the player being read
@@ -223,7 +238,10 @@ class ReaderBot(StrongBot):
         if view.seat is None:
             return False
         others = [s for s, active in enumerate(view.active) if active and s != view.seat]
-        return len(others) == 1 and self.misfit(others[0]) < TRUST_MISFIT
+        if len(others) != 1 or self.misfit(others[0]) >= TRUST_MISFIT:
+            return False
+        evidence = self.evidence(others[0])
+        return evidence is None or evidence >= EVIDENCE
 
     def hides_in_duel(self, view: PlayerView) -> bool:
         """Not against a player it trusts: the equilibrium Expert mixes into a duel hides its cup
@@ -299,6 +317,19 @@ class ReaderBot(StrongBot):
 
     # ----- learning from the reveals -----
 
+    def evidence(self, seat: int) -> float | None:
+        """The log of how much likelier the rounds shown of `seat`, where Expert would mix in an
+        equilibrium, are from Expert than from that equilibrium alone; None before any."""
+        rounds = self.rounds.get(seat)
+        if not rounds:
+            return None
+        share = strong_duel.DUEL_SHARE
+        total = 0.0
+        for own, eq in rounds.values():
+            ratio = min(own - eq, 50.0)  # Expert's own play, against the equilibrium
+            total += math.log((1 - share) * math.exp(ratio) + share)
+        return total
+
     def misfit(self, seat: int) -> float:
         a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
         return a / (a + b)
@@ -312,6 +343,7 @@ class ReaderBot(StrongBot):
         outcome = view.last_outcome
         if new_game(before, view):
             self.fit.clear()
+            self.rounds.clear()
             self._checks.clear()
             self._round = None
         revealed = before is not None and outcome is not None and outcome.round_no == before.round_no
@@ -328,8 +360,19 @@ class ReaderBot(StrongBot):
         which = np.array([_index(len(hand), view.options.faces)[hand]])
         game = game_of(view.options, view.seats)
         chance = float(self._answers(game, view, turn, which)[0])
-        if chance < SURPRISE:
-            chance = _with_equilibrium(game, view, turn, hand, chance)
+        mixed = _equilibrium_chance(game, view, turn, hand)
+        if mixed is not None:
+            eq, legal = mixed
+            # the round's evidence: each chance floored as the reading floors it
+            rounds = self.rounds.setdefault(seat, {})
+            key = (view.round_no, view.starter, view.dice)
+            own_log, eq_log = rounds.get(key, (0.0, 0.0))
+            rounds[key] = (
+                own_log + math.log(FLOOR / legal + (1 - FLOOR) * chance),
+                eq_log + math.log(FLOOR / legal + (1 - FLOOR) * eq),
+            )
+            share = strong_duel.DUEL_SHARE
+            chance = (1 - share) * chance + share * eq
         surprised = chance < SURPRISE
         a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
         self.fit[seat] = (a + surprised, b + (not surprised))
@@ -442,23 +485,22 @@ class ReaderBot(StrongBot):
         return out
 
 
-def _with_equilibrium(game: Game, view: PlayerView, turn: int, hand: tuple[int, ...], own: float) -> float:
-    """The chance of the move at `turn` from `hand` where Expert plays the round by an equilibrium
-    with chance DUEL_SHARE (`bots/strong_duel.py`), each move weighed alike: its own chance `own`
-    mixed with the equilibrium's. Without it, Expert's rounds played by the equilibrium surprised
-    the model at one move in five or so, and Master, never trusting Expert, played it the
-    equilibrium, which beats it by little (the ladder's top rung). Asked only of a move the model
-    alone finds surprising: a strategy's row costs about a millisecond."""
-    share = strong_duel.DUEL_SHARE
-    if share <= 0 or sum(view.active) != 2:
-        return own
+def _equilibrium_chance(game: Game, view: PlayerView, turn: int, hand: tuple[int, ...]) -> tuple[float, int] | None:
+    """Where Expert plays the round by an equilibrium with chance DUEL_SHARE (`bots/strong_duel.py`):
+    the equilibrium's chance of the move at `turn` from `hand`, and how many moves were legal
+    there; else None. A move is checked against Expert's own chance and this one mixed, each
+    move weighed alike: without it, Expert's rounds played by the equilibrium surprised the model
+    at one move in five or so, and Master, never trusting Expert, played it the equilibrium, which
+    beats it by little (the ladder's top rung)."""
+    if strong_duel.DUEL_SHARE <= 0 or sum(view.active) != 2:
+        return None
     seat_view = earlier_view(game, _as_seat(view, view.history[turn].seat), turn, hand)
     played = equilibrium_at(seat_view, None)
     chances = policy_at(played, seat_view) if played is not None else None
     if chances is None:
-        return own
+        return None
     made = view.history[turn].action
-    return (1 - share) * own + share * sum(p for action, p in chances if action == made)
+    return sum(p for action, p in chances if action == made), max(len(seat_view.legal_actions), 1)
 
 
 def _round_start(table: tuple[Game, int] | None, started: RoundStarted) -> PlayerView | None:
