@@ -73,10 +73,16 @@ class Running:
     def stop(self) -> None:
         async def shutdown() -> None:
             await self.bridge.stop("the test is over")
-            seats = list(self.bridge.seats.values())
-            for task in seats:
-                task.cancel()
-            await asyncio.gather(*seats, return_exceptions=True)
+            # A seat the server gives while the bridge goes offline starts all the same, after a
+            # list taken at once (a CI run found a program still alive 10 s after the stop). So
+            # the seats are ended once the bridge is offline, every one, as `asyncio.run` ends
+            # the tasks left in `run_bridge`.
+            while not self.future.done():
+                await asyncio.sleep(0.01)
+            while seats := [task for task in self.bridge.seats.values() if not task.done()]:
+                for task in seats:
+                    task.cancel()
+                await asyncio.gather(*seats, return_exceptions=True)
 
         try:
             asyncio.run_coroutine_threadsafe(shutdown(), self.loop).result(30)
