@@ -86,16 +86,18 @@ TRUST_MISFIT = 0.12
 # (Master against Expert, 500 games, seed 1: `red-dead` 0.516 with 4, 0.562 with 2; `perudo`
 # 0.644 and 0.672).
 SURPRISE = 0.02
+MISFIT_PRIOR = 0.25
+MISFIT_PRIOR_MOVES = 2.0
+# the prior as Beta pseudo-counts: (moves that surprised the model, moves that did not)
+PRIOR_FIT = (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES)
 # Where Expert would mix an equilibrium into a duel, a player whose moves the two mixed explain
 # may be Expert, or an equilibrium player, which the reader must not play as it plays Expert (it
 # loses to one). The rounds shown tell them apart: how much likelier a round's moves are from
 # Expert (its own play in 4 rounds of 10) than from the equilibrium alone, a likelihood ratio of
-# at least 1 - DUEL_SHARE a round. Master trusts such a player only once the log of the ratios
+# at least DUEL_SHARE a round. Master trusts such a player only once the log of the ratios
 # over the rounds shown comes to EVIDENCE: a round of Expert's own play, whose moves are near
 # certain from its cup, brings it there; against an equilibrium player the sum drifts down.
 EVIDENCE = math.log(2.0)
-MISFIT_PRIOR = 0.25
-MISFIT_PRIOR_MOVES = 2.0
 # The model's reading weighs 1 - MISFIT_SCALE * misfit in the belief over a cup (none from a
 # misfit of 0.5 up), Expert's generic reading the rest.
 MISFIT_SCALE = 2.0
@@ -331,7 +333,7 @@ class ReaderBot(StrongBot):
         return total
 
     def misfit(self, seat: int) -> float:
-        a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
+        a, b = self.fit.get(seat, PRIOR_FIT)
         return a / (a + b)
 
     def learn(self, view: PlayerView) -> None:
@@ -374,7 +376,7 @@ class ReaderBot(StrongBot):
             share = strong_duel.DUEL_SHARE
             chance = (1 - share) * chance + share * eq
         surprised = chance < SURPRISE
-        a, b = self.fit.get(seat, (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES))
+        a, b = self.fit.get(seat, PRIOR_FIT)
         self.fit[seat] = (a + surprised, b + (not surprised))
 
     # ----- the belief -----
@@ -495,7 +497,7 @@ def _equilibrium_chance(game: Game, view: PlayerView, turn: int, hand: tuple[int
     if strong_duel.DUEL_SHARE <= 0 or sum(view.active) != 2:
         return None
     seat_view = earlier_view(game, _as_seat(view, view.history[turn].seat), turn, hand)
-    played = equilibrium_at(seat_view, None)
+    played = equilibrium_at(seat_view, None, ahead=False)  # a round shown: over
     chances = policy_at(played, seat_view) if played is not None else None
     if chances is None:
         return None

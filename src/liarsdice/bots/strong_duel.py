@@ -80,8 +80,10 @@ def plain_duel(options: Options) -> bool:
     )
 
 
-def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | None:
-    """The equilibrium strategy of this round, if it is a plain duel and one is at hand; else None."""
+def equilibrium_at(view: PlayerView, seconds: float | None, ahead: bool = True) -> StrategyPolicy | None:
+    """The equilibrium strategy of this round, if it is a plain duel and one is at hand; else None.
+    `ahead`: the next round's strategies are looked up in the background too (a round being
+    played; not a round already over, whose next round is not the one to come)."""
     if not plain_duel(view.options):
         return None
     dice = duel_dice(view)
@@ -92,7 +94,8 @@ def equilibrium_at(view: PlayerView, seconds: float | None) -> StrategyPolicy | 
         if solution is not None:
             return solution.policy
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
-    TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
+    if ahead:
+        TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
     return None if strategy is None else strategy.play
 
 
