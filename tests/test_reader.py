@@ -13,15 +13,9 @@ from liarsdice.bots import reader as reader_module
 from liarsdice.bots import strong_duel
 from liarsdice.bots.duel import DuelBot
 from liarsdice.bots.random_bot import RandomBot
-from liarsdice.bots.reader import (
-    MISFIT_PRIOR,
-    POSITION_COST,
-    SURPRISE,
-    TRUST_MISFIT,
-    ReaderBot,
-    _checkable,
-    _equilibrium_chance,
-)
+from liarsdice.bots.reader import POSITION_COST, ReaderBot
+from liarsdice.bots.reader_mixture import equilibrium_chance
+from liarsdice.bots.reader_trust import EVIDENCE, FLOOR, MISFIT_PRIOR, SURPRISE, TRUST_MISFIT, checkable
 from liarsdice.bots.strong import StrongBot
 from liarsdice.bots.strong_belief import Round, beliefs
 from liarsdice.bots.strong_counts import hand_space
@@ -198,7 +192,7 @@ def test_against_a_player_it_trusts_the_reader_plays_its_own_game_in_a_duel(monk
     reader = ReaderBot(3)
     reader.policy(view)
     assert len(mixed) == 1 and not reader.trusts_in_duel(view)  # nothing known of B yet
-    reader.fit[1] = (0.0, 40.0)  # 40 moves of B's shown, none surprising
+    reader.trust.fit[1] = (0.0, 40.0)  # 40 moves of B's shown, none surprising
     assert reader.trusts_in_duel(view)
     policy = reader.policy(view)
     assert len(mixed) == 1 and policy == reader.scored_policies([view])[0]
@@ -250,8 +244,8 @@ def test_a_round_with_a_push_is_checked_up_to_the_push_but_not_the_pushers_moves
     pushed_at = next(i for i, t in enumerate(ours_pushed.history) if t.action.push)
     theirs_before = [i for i, t in enumerate(ours_pushed.history[:pushed_at]) if t.seat == 1]
     assert len(theirs_before) == 2 and pushed_at < len(ours_pushed.history) - 1
-    assert _checkable(ours_pushed, shown) == [(i, shown[1]) for i in theirs_before]
-    assert _checkable(round_with(pusher=1), shown) == []  # the other pushed: none of its moves
+    assert checkable(ours_pushed, shown) == [(i, shown[1]) for i in theirs_before]
+    assert checkable(round_with(pusher=1), shown) == []  # the other pushed: none of its moves
 
 
 def test_a_move_of_the_equilibrium_expert_mixes_in_does_not_surprise_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -267,20 +261,18 @@ def test_a_move_of_the_equilibrium_expert_mixes_in_does_not_surprise_the_model(m
     view = state.view(0)
     own = float(ReaderBot(1)._answers(game, view, 1, np.array([_index(hand, 6)]))[0])
     assert own < SURPRISE
-    found = _equilibrium_chance(game, view, 1, hand)
+    found = equilibrium_chance(game, view, 1, hand)
     assert found is not None and found[0] == pytest.approx(1.0, abs=0.01)
     share = strong_duel.DUEL_SHARE
     assert (1 - share) * own + share * found[0] > SURPRISE
     monkeypatch.setattr(strong_duel, "DUEL_SHARE", 0.0)
-    assert _equilibrium_chance(game, view, 1, hand) is None
+    assert equilibrium_chance(game, view, 1, hand) is None
 
 
 def test_the_rounds_shown_tell_expert_from_the_equilibrium_it_mixes_in() -> None:
     """Red Dead heads-up, where Expert plays 6 rounds of 10 by the shipped equilibrium: both
     Expert's moves and an equilibrium player's fit the two mixed, but the rounds shown say which
     it is. Master ends trusting Expert in most games and the equilibrium player in none."""
-    from liarsdice.bots.reader import EVIDENCE
-
     game = Game(preset_options("red-dead", {"num_players": 2}))
 
     def equilibrium_only(seed: int) -> DuelBot:
@@ -299,3 +291,39 @@ def test_the_rounds_shown_tell_expert_from_the_equilibrium_it_mixes_in() -> None
     equilibrium = [evidence(equilibrium_only(100 + g), g) for g in range(1, 9)]
     assert sum(e >= EVIDENCE for e in expert) >= 4  # Expert's own rounds shown: 5 of these 8 games
     assert max(equilibrium) < EVIDENCE
+
+
+def test_a_duel_s_cup_is_read_as_expert_plays_it_its_own_play_or_the_equilibrium(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Red Dead 2 v 2: Expert plays 6 rounds of 10 by the shipped equilibrium. Read by the model
+    alone, "one 5" after "one 3" all but rules out (5, 5), from which Expert's own play seldom
+    bids it and the equilibrium always does. The reader weighs each hand by both, as Expert plays:
+    (1 - share) times the model's chance of the move plus share times the equilibrium's."""
+    monkeypatch.setattr(reader_module, "NEGLIGIBLE", 0.0)  # every hand asked: the reading exact
+    game = Game(preset_options("red-dead", {"num_players": 2, "dice_per_player": 2}))
+    state = game.position([(3, 6), (5, 5)], starter=0, round_no=1)
+    state, _ = state.apply(BidAction(Bid(1, 3)), 0)
+    state, _ = state.apply(BidAction(Bid(1, 5)), 1)
+    view = state.view(0)
+    r = Round(view, {})
+    space = hand_space(2, 6)
+    hands = [tuple(f + 1 for f in range(6) for _ in range(int(row[f]))) for row in space.counts]
+    reader = ReaderBot(1)
+    reader.ask_budget = None
+    found = [equilibrium_chance(game, view, 1, hand) for hand in hands]
+    assert all(f is not None for f in found)
+    legal = found[0][1]  # type: ignore[index]
+    own = FLOOR / legal + (1 - FLOOR) * reader._answers(game, view, 1, np.arange(len(hands)))
+    eq = FLOOR / legal + (1 - FLOOR) * np.array([f[0] for f in found])  # type: ignore[index]
+    share = strong_duel.DUEL_SHARE
+    want = space.prior * ((1 - share) * own + share * eq)
+    reader.new_decision(view)
+    read = reader.read(game, view, r, 1)
+    assert read == pytest.approx(want / want.sum(), rel=1e-9, abs=1e-12)
+    fives = _index((5, 5), 6)
+    monkeypatch.setattr(strong_duel, "DUEL_SHARE", 0.0)
+    reader.new_decision(view)
+    alone = reader.read(game, view, r, 1)
+    assert alone == pytest.approx(space.prior * own / (space.prior * own).sum(), rel=1e-9, abs=1e-12)
+    assert read[fives] > 10 * alone[fives]

@@ -557,6 +557,44 @@ def test_a_shipped_strategy_has_no_answer_where_its_training_never_came() -> Non
     assert strategy.play((1, 2, 3, 4, 6), [Bid(5, 5)]) == strategy.policy((1, 2, 3, 4, 6), [Bid(5, 5)])
 
 
+@pytest.mark.parametrize(("preset", "dice"), [("red-dead", (1, 5)), ("perudo", (3, 2)), ("classic", (2, 2))])
+def test_a_node_of_every_hand_at_once_is_what_play_answers_hand_by_hand(preset: str, dice: tuple[int, int]) -> None:
+    """`node_chances`, as the reader weighs every hand of a cup by the equilibrium's chance of a
+    move: read from the packed bytes (lazy) or the whole tables, the same chances as `play` for
+    each hand, and no answer where `play` has none."""
+    options = preset_options(preset, {"num_players": 2})
+    found = shipped.shipped_strategy(options, dice, PACKAGE_SHIPPED)
+    assert isinstance(found, PackedStrategy)
+    whole = shipped.shipped_strategy(options, dice, PACKAGE_SHIPPED)  # a second, decoded whole
+    assert isinstance(whole, PackedStrategy) and whole is not found
+    whole.liar  # noqa: B018  (reading the tables decodes them)
+    bids = found.game.spec.bids
+    rng = np.random.default_rng(5)
+    untrained = 0
+    for trial in range(12):
+        history: list[Bid] = []
+        for _ in range(trial % 4):
+            start = bids.index(history[-1]) + 1 if history else 0
+            if start >= len(bids):
+                break
+            history.append(bids[int(rng.integers(start, min(start + 6, len(bids))))])
+        for strategy in (found, whole):
+            node = strategy.node_chances(history)
+            assert node.player == len(history) % 2 and node.chances.shape == (len(node.hands), len(node.moves))
+            for h, hand in enumerate(node.hands):
+                played = strategy.play(hand, history)
+                if not node.trained[h]:
+                    untrained += 1
+                    assert played == {}
+                    continue
+                got = {m: float(c) for m, c in zip(node.moves, node.chances[h], strict=True) if c > 0}
+                assert got.keys() == {m for m, p in played.items() if p > 0}
+                assert all(got[m] == pytest.approx(played[m], abs=1e-12) for m in got)
+    assert "liar" not in vars(found)  # read from the packed bytes
+    if dice == (1, 5):
+        assert found.node_chances([Bid(5, 5)]).trained.sum() < len(found.game.players[1].hands)
+
+
 def test_the_rounds_fetched_ahead_go_no_higher_than_the_plan() -> None:
     from liarsdice.bots.trained import MAX_DUEL_DICE
     from liarsdice.duel.plan import MAX_DICE

@@ -20,7 +20,7 @@ answer to who may still call it (the game's, not the round's; `cfr.duel_exact_le
 strategy never pushes; once the other player pushes, the reader plays the rest of the round.
 
 One exception to that order: against an opponent whose reveals show that it plays as the model
-says (its misfit under `reader.TRUST_MISFIT`), the reader plays the duel too. An equilibrium loses
+says (`reader_trust.Trust.trusts`), the reader plays the duel too. An equilibrium loses
 nothing to any player but wins little from one that gives its cup away by its bids; reading that
 cup wins most rounds (docs/strength.md, "The reader"). Until the reveals say so, and against
 everyone else, the duel is played by the strategy.

@@ -7,35 +7,37 @@ far more away: asked for every hand it may hold, that policy says how likely eac
 of its moves, and Bayes' rule then finds its cup almost exactly. Played against Expert itself
 this way (its own policy as the model), a local best response wins most rounds (docs/exploit.md).
 
-The reader keeps, for every other seat, how well that seat's play fits the model: at each reveal
-it asks the model how likely each move the seat made in the round was from the cup the seat
-showed, and keeps the share of moves the model found surprising (under SURPRISE), `misfit`, as
-a Beta estimate starting at MISFIT_PRIOR. Where Expert would mix an equilibrium into a duel
-(6 rounds of 10), a move is checked against the two mixed (`_equilibrium_chance`), and Master
-trusts a duel to the reader only once the rounds shown say Expert rather than the equilibrium
-alone (`evidence`). Its belief over a cup is then the two readings mixed: the model's with
-weight 1 - 2 misfit, Expert's generic one with the rest. A seat that plays like the model is
-soon read by it; one that does not (a person, another program) is read as Expert reads it, so
-the reader plays as Expert does against it.
+The reader keeps, for every other seat, how well that seat's play fits the model, from the
+moves shown at the reveals (`bots/reader_trust.py`: `misfit`, and where Expert would mix an
+equilibrium into a duel, `evidence` that the rounds are Expert's rather than that equilibrium's
+alone). Its belief over a cup is the two readings mixed: the model's with weight 1 - 2 misfit,
+Expert's generic one with the rest. A seat that plays like the model is soon read by it; one
+that does not (a person, another program) is read as Expert reads it, so the reader plays as
+Expert does against it.
 
-The model is Expert's own policy, without the equilibrium Expert mixes into duels where one is
-at hand: at each earlier turn of the round it is asked the chance of the move the seat made, for
-the likeliest hands of the seat (`StrongBot.hand_chances`, every hand at once). A decision adds
-at most ASK_BUDGET's worth of hands to those read so far this round, the likeliest first, so its
-time stays bounded; a hand not yet read at a move takes Expert's generic reading of that move,
-scaled to the model's chance of it among the hands read. Which hands are read depends on the
-round alone, so a seeded game plays the same in every process; the answers are also kept for
-the whole process (the first moves of a round recur from game to game), which only saves time.
+The model is Expert's own policy: at each earlier turn of the round it is asked the chance of
+the move the seat made, for the likeliest hands of the seat (`StrongBot.hand_chances`, every
+hand at once). A decision adds at most ASK_BUDGET's worth of hands to those read so far this
+round, the likeliest first, so its time stays bounded; a hand not yet read at a move takes
+Expert's generic reading of that move, scaled to the model's chance of it among the hands read.
+Which hands are read depends on the round alone, so a seeded game plays the same in every
+process; the answers are also kept for the whole process (the first moves of a round recur from
+game to game), which only saves time. Where Expert would play the round by an equilibrium with
+chance DUEL_SHARE (a heads-up round whose equilibrium is at hand), each hand is also weighed by
+that equilibrium's chance of the moves, read for every hand at once (`bots/reader_mixture.py`),
+and the two readings are mixed by how likely each made the moves, as Expert weighs its own two
+at its turns. Read by the model alone, a bid the equilibrium makes from a cup and Expert's own
+play never does all but ruled that cup out, in the rounds (6 of 10) Expert played by the
+equilibrium (Master against Expert in `classic`, 6,000 games: 0.506 read so, 0.521 with both).
 Rounds with a push (Soar), where the pushing cup is rolled again, and one-die rounds (Perudo's
 palifico), whose positions the public facts alone do not set up again, are read as Expert reads
-them; at a reveal, the moves made before a round's first push are checked all the same, but
-the pusher's (its cup is no longer the one shown). In Soar the model is asked as if it could
-not push (READ_PUSH): scoring each hand's pushes took three quarters of a read, and in a round
-without a push a push only says which hands would not have made the move read. It weighs its
-pass (READ_PASS): asked about a pass without it, the model finds every pass surprising.
+them. In Soar the model is asked as if it could not push (READ_PUSH): scoring each hand's
+pushes took three quarters of a read, and in a round without a push a push only says which
+hands would not have made the move read. It weighs its pass (READ_PASS): asked about a pass
+without it, the model finds every pass surprising.
 
-In a duel against a player whose reveals fit the model (misfit under TRUST_MISFIT; Master hands
-the duel to the reader then), the reader plays Expert's own play, without the equilibrium Expert
+In a duel against a player the reveals say it may trust (`Trust.trusts`; Master hands the duel
+to the reader then), the reader plays Expert's own play, without the equilibrium Expert
 mixes in (`hides_in_duel`): that mixing hides Expert's cup from a reader, and this player reads
 nothing; against anyone else it mixes it in as Expert does.
 
@@ -55,49 +57,20 @@ import threading
 from collections import OrderedDict, deque
 from collections.abc import Hashable, Sequence
 from dataclasses import replace
-from functools import cache, partial
+from functools import partial
 
 import numpy as np
 
 from ..rules import Action, BidAction, Game, OwnHandRolled, Pass, PlayerView, RoundStarted, SetupError, Turn
-from . import strong_duel
 from .base import Limit
-from .cfr import policy_at
 from .pondering import Pondering
+from .reader_mixture import equilibrium_chance, equilibrium_column, mixed, mixes_in
+from .reader_trust import FLOOR, Trust, checkable
 from .strong import StrongBot, new_game
 from .strong_belief import Floats, Round, beliefs, move_likelihoods
-from .strong_counts import Ints, hand_space
-from .strong_duel import earlier_view, earlier_views, equilibrium_at, game_of
+from .strong_counts import Ints, hand_faces, hand_numbers, hand_space
+from .strong_duel import as_seat, earlier_view, earlier_views, game_of
 
-# The model's chance of a move is mixed with this much of a move drawn alike from the legal ones:
-# a move the model never makes from a hand makes that hand unlikely, not impossible.
-FLOOR = 0.02
-# A player whose misfit is under this plays as the model says (the reader starts every seat at
-# 0.25, as 2 moves: 3 moves or more, none surprising, bring it under; about 0.05 for Expert's own
-# play, 0.2 for Skilled's). Master hands a duel to the reader then (`bots/duel.py`), and the
-# reader plays it as Expert's own play, the equilibrium Expert mixes in left out (`hides_in_duel`).
-TRUST_MISFIT = 0.12
-# A move shown at a reveal that the model gives less than this chance from the cup it came from
-# surprises it. A seat's misfit is its share of surprising moves (a Beta estimate): about 0.05
-# for Expert's own play, 0.2 for Skilled's, 0.3 for Casual's (measured on games of 4 dice a
-# player). Before any reveal it is MISFIT_PRIOR, counted as MISFIT_PRIOR_MOVES moves. A heads-up
-# game shows some 7 moves of the other player in all: counted as 4, the prior took 5 of them to
-# trust a player who fits, and Master played its equilibrium against Expert most of the game
-# (Master against Expert, 500 games, seed 1: `red-dead` 0.516 with 4, 0.562 with 2; `perudo`
-# 0.644 and 0.672).
-SURPRISE = 0.02
-MISFIT_PRIOR = 0.25
-MISFIT_PRIOR_MOVES = 2.0
-# the prior as Beta pseudo-counts: (moves that surprised the model, moves that did not)
-PRIOR_FIT = (MISFIT_PRIOR * MISFIT_PRIOR_MOVES, (1 - MISFIT_PRIOR) * MISFIT_PRIOR_MOVES)
-# Where Expert would mix an equilibrium into a duel, a player whose moves the two mixed explain
-# may be Expert, or an equilibrium player, which the reader must not play as it plays Expert (it
-# loses to one). The rounds shown tell them apart: how much likelier a round's moves are from
-# Expert (its own play in 4 rounds of 10) than from the equilibrium alone, a likelihood ratio of
-# at least DUEL_SHARE a round. Master trusts such a player only once the log of the ratios
-# over the rounds shown comes to EVIDENCE: a round of Expert's own play, whose moves are near
-# certain from its cup, brings it there; against an equilibrium player the sum drifts down.
-EVIDENCE = math.log(2.0)
 # The model's reading weighs 1 - MISFIT_SCALE * misfit in the belief over a cup (none from a
 # misfit of 0.5 up), Expert's generic reading the rest.
 MISFIT_SCALE = 2.0
@@ -205,11 +178,7 @@ class ReaderBot(StrongBot):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.model = StrongBot(seed)  # asked for its policy only: its learning stays at the prior
-        # per seat, Beta pseudo-counts (moves that surprised the model, moves that did not)
-        self.fit: dict[int, tuple[float, float]] = {}
-        # per seat and round shown where Expert would mix in an equilibrium: the logs of the
-        # chance of the moves checked from Expert's own play and from the equilibrium (`evidence`)
-        self.rounds: dict[int, dict[Hashable, tuple[float, float]]] = {}
+        self.trust = Trust()  # what the reveals taught of each other seat
         self._seen: PlayerView | None = None  # the last view of ours, for the reveal after it
         self.ask_budget: int | None = ASK_BUDGET  # None: every hand worth asking, at once (analysis)
         self._budget = 0  # hands still to be added for the player being read
@@ -217,6 +186,9 @@ class ReaderBot(StrongBot):
         # order, NaN: not read), how many legal moves there were, and the mover's view then (with
         # one of its hands: the model asks it for every hand)
         self._read: dict[PositionKey, tuple[Floats, int, PlayerView]] = {}
+        # this round's moves read from the equilibrium Expert mixes in: its chance of each from
+        # every hand (NaN: none there, Expert plays its own), None where it has no answer at all
+        self._read_equilibrium: dict[PositionKey, Floats | None] = {}
         self._round: tuple[object, ...] | None = None
         # the moves shown at the reveals and not yet checked against the model (the newest kept)
         self._checks: deque[tuple[PlayerView, int, tuple[int, ...]]] = deque(maxlen=CHECKS_KEPT)
@@ -240,10 +212,7 @@ class ReaderBot(StrongBot):
         if view.seat is None:
             return False
         others = [s for s, active in enumerate(view.active) if active and s != view.seat]
-        if len(others) != 1 or self.misfit(others[0]) >= TRUST_MISFIT:
-            return False
-        evidence = self.evidence(others[0])
-        return evidence is None or evidence >= EVIDENCE
+        return len(others) == 1 and self.trust.trusts(others[0])
 
     def hides_in_duel(self, view: PlayerView) -> bool:
         """Not against a player it trusts: the equilibrium Expert mixes into a duel hides its cup
@@ -308,7 +277,7 @@ class ReaderBot(StrongBot):
         space = hand_space(size, faces)
         if len(space.prior) > FORESEEN_HANDS:
             return
-        first = earlier_view(game, _as_seat(after, seat), turn, _hands(size, faces)[0])
+        first = earlier_view(game, as_seat(after, seat), turn, hand_faces(size, faces)[0])
         found = self.model.hand_policies(first, space.counts, READ_PASS, READ_PUSH)
         if found is None:
             return
@@ -320,21 +289,10 @@ class ReaderBot(StrongBot):
     # ----- learning from the reveals -----
 
     def evidence(self, seat: int) -> float | None:
-        """The log of how much likelier the rounds shown of `seat`, where Expert would mix in an
-        equilibrium, are from Expert than from that equilibrium alone; None before any."""
-        rounds = self.rounds.get(seat)
-        if not rounds:
-            return None
-        share = strong_duel.DUEL_SHARE
-        total = 0.0
-        for own, eq in rounds.values():
-            ratio = min(own - eq, 50.0)  # Expert's own play, against the equilibrium
-            total += math.log((1 - share) * math.exp(ratio) + share)
-        return total
+        return self.trust.evidence(seat)
 
     def misfit(self, seat: int) -> float:
-        a, b = self.fit.get(seat, PRIOR_FIT)
-        return a / (a + b)
+        return self.trust.misfit(seat)
 
     def learn(self, view: PlayerView) -> None:
         self._pondering.settle()  # what it works out is read from here on
@@ -344,13 +302,12 @@ class ReaderBot(StrongBot):
             return  # the same decision, asked again (Master asks before its reader plays)
         outcome = view.last_outcome
         if new_game(before, view):
-            self.fit.clear()
-            self.rounds.clear()
+            self.trust.clear()
             self._checks.clear()
             self._round = None
         revealed = before is not None and outcome is not None and outcome.round_no == before.round_no
         if revealed and before is not None and outcome is not None and before.seat is not None:
-            for i, hand in _checkable(before, outcome.hands):
+            for i, hand in checkable(before, outcome.hands):
                 self._checks.append((before, i, hand))
         checks = CHECKS_HEADS_UP if sum(view.active) == 2 else CHECKS_AT_A_DECISION
         for _ in range(min(checks, len(self._checks))):
@@ -358,26 +315,10 @@ class ReaderBot(StrongBot):
 
     def _check(self, view: PlayerView, turn: int, hand: tuple[int, ...]) -> None:
         """Count whether the model finds the move at `turn` surprising from the cup it came from."""
-        seat = view.history[turn].seat
-        which = np.array([_index(len(hand), view.options.faces)[hand]])
+        which = np.array([hand_numbers(len(hand), view.options.faces)[hand]])
         game = game_of(view.options, view.seats)
         chance = float(self._answers(game, view, turn, which)[0])
-        mixed = _equilibrium_chance(game, view, turn, hand)
-        if mixed is not None:
-            eq, legal = mixed
-            # the round's evidence: each chance floored as the reading floors it
-            rounds = self.rounds.setdefault(seat, {})
-            key = (view.round_no, view.starter, view.dice)
-            own_log, eq_log = rounds.get(key, (0.0, 0.0))
-            rounds[key] = (
-                own_log + math.log(FLOOR / legal + (1 - FLOOR) * chance),
-                eq_log + math.log(FLOOR / legal + (1 - FLOOR) * eq),
-            )
-            share = strong_duel.DUEL_SHARE
-            chance = (1 - share) * chance + share * eq
-        surprised = chance < SURPRISE
-        a, b = self.fit.get(seat, PRIOR_FIT)
-        self.fit[seat] = (a + surprised, b + (not surprised))
+        self.trust.count(view, turn, chance, equilibrium_chance(game, view, turn, hand))
 
     # ----- the belief -----
 
@@ -404,7 +345,7 @@ class ReaderBot(StrongBot):
         self._budget = self.ask_budget if self.ask_budget is not None else 1 << 30
         round_of = (view.round_no, view.starter, view.dice)
         if self._round != round_of:
-            self._round, self._read = round_of, {}
+            self._round, self._read, self._read_equilibrium = round_of, {}, {}
 
     def read(
         self, game: Game, view: PlayerView, r: Round, seat: int, generic: dict[int, Floats] | None = None
@@ -415,8 +356,14 @@ class ReaderBot(StrongBot):
         if generic is None:
             generic = move_likelihoods(r)
         space = hand_space(r.cup_size[seat], r.faces)
-        hands = _hands(r.cup_size[seat], r.faces)
+        hands = hand_faces(r.cup_size[seat], r.faces)
         w = space.prior.copy()
+        # Where Expert would play this round by an equilibrium with chance DUEL_SHARE: each hand
+        # weighed by the moves' chance from the equilibrium too, and the two chains mixed by how
+        # likely each made all the moves (`_mixed`), as Expert weighs its own two at its turns.
+        mixing = mixes_in(game, view, seat)
+        w_eq = space.prior.copy() if mixing else None
+        log_own = log_eq = 0.0
         for i, turn in enumerate(view.history):
             if turn.seat != seat:
                 continue
@@ -429,7 +376,7 @@ class ReaderBot(StrongBot):
                 alive = alive[np.argsort(-after[alive], kind="stable")[:MAX_ASKED]]
             key = (*_position(view, seat, i), turn.action)
             if key not in self._read:
-                earlier = earlier_view(game, _as_seat(view, seat), i, hands[int(alive[0])])
+                earlier = earlier_view(game, as_seat(view, seat), i, hands[int(alive[0])])
                 self._read[key] = (np.full(len(w), np.nan), max(len(earlier.legal_actions), 1), earlier)
             read, legal, earlier = self._read[key]
             room = max(self._budget - POSITION_COST, 0)
@@ -441,7 +388,14 @@ class ReaderBot(StrongBot):
                     read[new] = self._answers(game, view, i, new, earlier)
             asked = alive[~np.isnan(read[alive])]
             if not len(asked):
-                w = after / after.sum()  # none read at this move yet: Expert's reading of it
+                # none read at this move yet: Expert's reading of it, whose scale is not the
+                # model's (so it weighs the two chains alike)
+                likelihood = shape if shape is not None else np.ones(len(w))
+                if w_eq is not None:
+                    step, w_eq = self._equilibrium_step(game, view, i, key, w_eq, likelihood, legal, scaled=False)
+                    log_eq += step
+                    log_own += step
+                w = after / after.sum()
                 continue
             likelihood = np.full(len(w), FLOOR / legal)
             likelihood[asked] += (1 - FLOOR) * read[asked]
@@ -455,12 +409,55 @@ class ReaderBot(StrongBot):
                     likelihood[rest] = float(np.dot(w[asked], likelihood[asked])) / shaped * shape[rest]
                 else:
                     likelihood[rest] = float(np.average(likelihood[asked], weights=w[asked]))
+            if w_eq is not None:
+                step, w_eq = self._equilibrium_step(game, view, i, key, w_eq, likelihood, legal)
+                log_eq += step
             w = w * likelihood
             total = w.sum()
             if total <= 0:
-                return space.prior.copy()
+                if w_eq is None:
+                    return space.prior.copy()
+                w, log_own = w_eq.copy(), -math.inf  # only the equilibrium made these moves
+                continue
+            log_own += math.log(total)
             w = w / total
-        return w
+        if w_eq is None:
+            return w
+        return mixed(w, log_own, w_eq, log_eq, self.trust.share(seat))
+
+    def _equilibrium_step(
+        self,
+        game: Game,
+        view: PlayerView,
+        turn: int,
+        key: PositionKey,
+        w: Floats,
+        own: Floats,
+        legal: int,
+        scaled: bool = True,
+    ) -> tuple[float, Floats | None]:
+        """The equilibrium chain's weights `w` after the move at `turn`, and the log of the
+        chance it gave the move; None (and 0) if no hand left made it. `own`: the model's chance
+        of the move from each hand, what Expert plays where the equilibrium has no answer;
+        `scaled`: False where `own` is right only up to a factor."""
+        if key not in self._read_equilibrium:
+            self._read_equilibrium[key] = equilibrium_column(game, view, turn)
+        column = self._read_equilibrium[key]
+        if column is None:
+            likelihood = own
+        else:
+            known = ~np.isnan(column)
+            likelihood = np.where(known, FLOOR / legal + (1 - FLOOR) * np.nan_to_num(column), own)
+            if not scaled and (~known).any():
+                # the hands the equilibrium leaves to Expert's own play, at the scale of the rest
+                at = float(np.dot(w[known], own[known]))
+                if at > 0:
+                    likelihood[~known] *= float(np.dot(w[known], likelihood[known])) / at
+        w = w * likelihood
+        total = float(w.sum())
+        if total <= 0:
+            return 0.0, None
+        return math.log(total), w / total
 
     def _answers(
         self, game: Game, view: PlayerView, turn: int, which: Ints, earlier: PlayerView | None = None
@@ -473,8 +470,8 @@ class ReaderBot(StrongBot):
         kept = self.answers.row((*_position(view, made.seat, turn), made.action), len(hand_space(size, faces).prior))
         missing = which[np.isnan(kept[which])]
         if len(missing):
-            hands = _hands(size, faces)
-            seat_view = _as_seat(view, made.seat)
+            hands = hand_faces(size, faces)
+            seat_view = as_seat(view, made.seat)
             first = earlier if earlier is not None else earlier_view(game, seat_view, turn, hands[int(missing[0])])
             chances = self.model.hand_chances(
                 first, hand_space(size, faces).counts[missing], made.action, READ_PASS, READ_PUSH
@@ -485,24 +482,6 @@ class ReaderBot(StrongBot):
             kept[missing] = chances
         out: Floats = kept[which]
         return out
-
-
-def _equilibrium_chance(game: Game, view: PlayerView, turn: int, hand: tuple[int, ...]) -> tuple[float, int] | None:
-    """Where Expert plays the round by an equilibrium with chance DUEL_SHARE (`bots/strong_duel.py`):
-    the equilibrium's chance of the move at `turn` from `hand`, and how many moves were legal
-    there; else None. A move is checked against Expert's own chance and this one mixed, each
-    move weighed alike: without it, Expert's rounds played by the equilibrium surprised the model
-    at one move in five or so, and Master, never trusting Expert, played it the equilibrium, which
-    beats it by little (the ladder's top rung)."""
-    if strong_duel.DUEL_SHARE <= 0 or sum(view.active) != 2:
-        return None
-    seat_view = earlier_view(game, _as_seat(view, view.history[turn].seat), turn, hand)
-    played = equilibrium_at(seat_view, None, ahead=False)  # a round shown: over
-    chances = policy_at(played, seat_view) if played is not None else None
-    if chances is None:
-        return None
-    made = view.history[turn].action
-    return sum(p for action, p in chances if action == made), max(len(seat_view.legal_actions), 1)
 
 
 def _round_start(table: tuple[Game, int] | None, started: RoundStarted) -> PlayerView | None:
@@ -542,26 +521,6 @@ def _readable(view: PlayerView) -> bool:
     return not view.one_die_round and not any(getattr(t.action, "push", ()) for t in view.history)
 
 
-def _checkable(view: PlayerView, shown: Sequence[Sequence[int]]) -> list[tuple[int, tuple[int, ...]]]:
-    """The moves of this round (`view` our last view of it) the model can be asked about from the
-    cups `shown` at its reveal, each its turn and its mover's cup: the others' moves before the
-    first push, but a pusher's (its cup shown is not the one it moved from). None in a one-die
-    round. In Soar most heads-up rounds hold a push: checking only rounds without one left the
-    reader a few moves a game to learn from."""
-    if view.one_die_round:
-        return []
-    pushed_at = [i for i, t in enumerate(view.history) if getattr(t.action, "push", ())]
-    before_push = pushed_at[0] if pushed_at else len(view.history)
-    pushers = {view.history[i].seat for i in pushed_at}
-    out = []
-    for i, turn in enumerate(view.history[:before_push]):
-        seat = turn.seat
-        hand = tuple(sorted(shown[seat]))
-        if seat != view.seat and seat not in pushers and view.active[seat] and len(hand) == view.dice[seat]:
-            out.append((i, hand))
-    return out
-
-
 def _likeliest(w: Floats, negligible: float) -> np.ndarray:
     """The indices of the likeliest entries of `w` (normalised) that hold all but `negligible` of
     its sum, in index order."""
@@ -569,22 +528,3 @@ def _likeliest(w: Floats, negligible: float) -> np.ndarray:
     held = np.cumsum(w[order])
     n = int(np.searchsorted(held, 1.0 - negligible)) + 1
     return np.sort(order[: min(n, len(w))])
-
-
-@cache
-def _hands(size: int, faces: int) -> list[tuple[int, ...]]:
-    """`hand_space(size, faces)` as sorted hands of faces (asked at every decision: kept)."""
-    counts = hand_space(size, faces).counts
-    return [tuple(f + 1 for f in range(faces) for _ in range(int(row[f]))) for row in counts]
-
-
-@cache
-def _index(size: int, faces: int) -> dict[tuple[int, ...], int]:
-    """Each sorted hand's index in `hand_space(size, faces)`."""
-    return {hand: i for i, hand in enumerate(_hands(size, faces))}
-
-
-def _as_seat(view: PlayerView, seat: int) -> PlayerView:
-    """`view` with `seat` as its seat: what `earlier_view` needs to set the round up for `seat`
-    (it reads only the public facts and the seat)."""
-    return replace(view, seat=seat)

@@ -65,6 +65,19 @@ def hand_space(size: int, faces: int) -> HandSpace:
     return HandSpace(size, counts, prior)
 
 
+@lru_cache(maxsize=64)
+def hand_faces(size: int, faces: int) -> list[tuple[int, ...]]:
+    """`hand_space(size, faces)` as sorted hands of faces (asked at every decision: kept)."""
+    counts = hand_space(size, faces).counts
+    return [tuple(f + 1 for f in range(faces) for _ in range(int(row[f]))) for row in counts]
+
+
+@lru_cache(maxsize=64)
+def hand_numbers(size: int, faces: int) -> dict[tuple[int, ...], int]:
+    """Each sorted hand's index in `hand_space(size, faces)`."""
+    return {hand: i for i, hand in enumerate(hand_faces(size, faces))}
+
+
 @dataclass(frozen=True)
 class Matches:
     """How many dice of each hand count for a bid on each face this round (wilds included), and

@@ -34,14 +34,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import lru_cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..rules import Action, Bid, BidAction, Challenge, Game, Options, PlayerView, Turn
 from .cfr import CfrBot, duel_dice, policy_at
 from .strong_mixing import Policy
 from .trained import TrainedDuels
+
+if TYPE_CHECKING:
+    from ..duel import DuelStrategy
 
 
 class StrongBot(Protocol):
@@ -84,6 +87,15 @@ def equilibrium_at(view: PlayerView, seconds: float | None, ahead: bool = True) 
     """The equilibrium strategy of this round, if it is a plain duel and one is at hand; else None.
     `ahead`: the next round's strategies are looked up in the background too (a round being
     played; not a round already over, whose next round is not the one to come)."""
+    found = equilibrium_of(view, seconds, ahead)
+    return None if found is None else found[0]
+
+
+def equilibrium_of(
+    view: PlayerView, seconds: float | None, ahead: bool = True
+) -> tuple[StrategyPolicy, DuelStrategy | None] | None:
+    """`equilibrium_at`'s policy, with the trained strategy it plays (None: an exact solution),
+    which also answers for every hand at once (`DuelStrategy.node_chances`)."""
     if not plain_duel(view.options):
         return None
     dice = duel_dice(view)
@@ -92,11 +104,11 @@ def equilibrium_at(view: PlayerView, seconds: float | None, ahead: bool = True) 
     if view.options.exact == "none":  # the exact solutions have no exact call
         solution = exact_solutions().solution_for(view.options, dice, seconds)
         if solution is not None:
-            return solution.policy
+            return solution.policy, None
     strategy = TrainedDuels.strategy_for(view.options, dice, train_small=False)
     if ahead:
         TrainedDuels.fetch_ahead(view.options, dice)  # this round's first: it is needed now
-    return None if strategy is None else strategy.play
+    return None if strategy is None else (strategy.play, strategy)
 
 
 @lru_cache(maxsize=64)
@@ -185,6 +197,12 @@ def earlier_views(game: Game, view: PlayerView, turns: int, hands: Sequence[Sequ
 # many hands (`earlier_views`), without the constructor's 33 keyword arguments.
 _SLOTS = [PlayerView.__dict__[f.name] for f in fields(PlayerView)]
 _CUP = [f.name for f in fields(PlayerView)].index("cup")
+
+
+def as_seat(view: PlayerView, seat: int) -> PlayerView:
+    """`view` with `seat` as its seat: what `earlier_view` needs to set the round up for `seat`
+    (it reads only the public facts and the seat)."""
+    return replace(view, seat=seat)
 
 
 def _with_cup(view: PlayerView, cup: tuple[int, ...]) -> PlayerView:

@@ -368,6 +368,23 @@ class _Stored:
         liar, bid, exact = self._split(units)
         return liar[0], bid[0], exact[0]
 
+    def node(self, j: int) -> npt.NDArray[np.float32]:
+        """The chances of this player's own node number `j` (of `layout.own`) for every hand, its
+        columns as `tables` lays them out; zero where a hand does not reach it. A hand's units of
+        node j start where its units of the nodes before it end: one product for all hands."""
+        layout = self.layout
+        width = int(layout.width[j])
+        out = np.zeros((layout.hands, width), dtype=np.float32)
+        hit = self.reached[j]
+        if layout.forced[j]:
+            out[hit, 0] = self.q
+        else:
+            per_node = np.where(layout.forced[:j], 0, layout.width[:j]).astype(np.int64)
+            begin = self.start[:-1] + per_node @ self.reached[:j].astype(np.int64)
+            out[hit] = self.units[begin[hit][:, None] + np.arange(width)[None, :]]
+        np.divide(out, np.float32(self.q), out=out)
+        return out
+
     def _split(self, units: npt.NDArray[np.float32]) -> Tables:
         parts = self.layout.split(units, self.slots)
         for part in parts:
@@ -422,6 +439,12 @@ class PackedStrategy(DuelStrategy):
         if got is None:
             got = self._rows_kept[(player, hand)] = self._stored[player].row(hand)
         return got
+
+    def _node_units(self, player: int, node: int) -> npt.NDArray[np.float32]:
+        if "liar" in self.__dict__:
+            return super()._node_units(player, node)
+        stored = self._stored[player]
+        return stored.node(int(np.searchsorted(stored.layout.own, node)))
 
 
 def save_packed(

@@ -129,6 +129,41 @@ class DuelStrategy:
             return {}
         return policy
 
+    def node_chances(self, moves: Sequence[Move]) -> NodeChances:
+        """How every hand of the player to act after `moves` plays there: what `play` answers hand
+        by hand, for all of them at once (a reader weighing each hand of a cup by a move needs the
+        move's chance from every hand, and one row per hand costs a whole row's decoding)."""
+        g = self.game
+        node = g.node_of(list(moves))
+        player = int(g.parity[node])
+        units = self._node_units(player, node).astype(np.float64)
+        count = units.shape[1]
+        total = units.sum(axis=1)
+        unseen = total <= 0
+        units[unseen] = 1.0  # never trained here: every move alike, as `policy` answers
+        total[unseen] = float(count)
+        chances = units / total[:, None]
+        bits = self.meta.get("bits")
+        unit = 1.0 / ((1 << int(bits)) - 1) if bits else 0.0
+        alike = (chances > 0).all(axis=1) & (chances.max(axis=1) - chances.min(axis=1) <= unit * 1.01 + 1e-6)
+        trained = ~alike if count >= 2 else np.ones(len(chances), dtype=bool)
+        rungs = g.edge_rung[g.edge_start[node] : g.edge_start[node] + g.edge_count[node]]
+        named = [*self._calls(node), *(self._move(int(r)) for r in rungs)]
+        return NodeChances(player, list(g.players[player].hands), named, chances, trained)
+
+    def _node_units(self, player: int, node: int) -> npt.NDArray[np.float32]:
+        """The stored chances of `player`'s moves at `node` for every hand, in `policy`'s order:
+        the liar call, the exact call (each where there is one), the raises."""
+        g = self.game
+        slot, first, count = int(g.node_slot[node]), int(g.edge_slot[node]), int(g.edge_count[node])
+        parts = []
+        if g.can_call[node]:
+            parts.append(self.liar[player][:, slot : slot + 1])
+        if g.can_exact[node]:
+            parts.append(self.exact[player][:, slot : slot + 1])
+        parts.append(self.bid[player][:, first : first + count])
+        return np.concatenate(parts, axis=1).astype(np.float32, copy=False)
+
     def rows(self, player: int, hand: int) -> tuple[Probabilities, Probabilities, Probabilities]:
         """`player`'s liar, raise and exact probabilities with hand number `hand`: its row of each."""
         return self.liar[player][hand], self.bid[player][hand], self.exact[player][hand]
@@ -264,6 +299,17 @@ class DuelStrategy:
             solver.a_liar[lo:hi, : la.shape[1]] = la
             solver.a_bid[lo:hi, : ba.shape[1]] = ba
         return solver.exploitability()
+
+
+@dataclass(frozen=True)
+class NodeChances:
+    """One node of a strategy for every hand of the player to act (`DuelStrategy.node_chances`)."""
+
+    player: int
+    hands: list[tuple[int, ...]]  # sorted, in the strategy's order: the rows of `chances`
+    moves: list[Bid | str | None]  # the columns: a raise, None for the liar call, EXACT, PASS
+    chances: npt.NDArray[np.float64]  # (hands, moves); every move alike where never trained
+    trained: npt.NDArray[np.bool_]  # per hand: whether training came there (`play` answers {} if not)
 
 
 def _pruned(
