@@ -327,3 +327,19 @@ def test_a_duel_s_cup_is_read_as_expert_plays_it_its_own_play_or_the_equilibrium
     alone = reader.read(game, view, r, 1)
     assert alone == pytest.approx(space.prior * own / (space.prior * own).sum(), rel=1e-9, abs=1e-12)
     assert read[fives] > 10 * alone[fives]
+
+
+def test_how_often_a_player_plays_a_round_by_the_equilibrium_is_learnt_from_its_rounds_shown() -> None:
+    """Expert's share before any round shown; rounds whose moves the equilibrium made far likelier
+    raise it, rounds of the player's own play lower it (the reference program mixes in none)."""
+    from liarsdice.bots.reader_trust import Trust
+
+    trust = Trust()
+    assert trust.share(1) == strong_duel.DUEL_SHARE
+    trust.rounds[1] = {r: (-9.0, -1.0) for r in range(4)}  # each round e^8 likelier from the equilibrium
+    by_equilibrium = trust.share(1)
+    trust.rounds[1] = {r: (-1.0, -9.0) for r in range(4)}
+    by_its_own = trust.share(1)
+    assert by_its_own < 0.25 < strong_duel.DUEL_SHARE < 0.85 < by_equilibrium < 1
+    trust.rounds[1] = {0: (-1.0, -1.0)}  # a round that tells nothing leaves it where it was
+    assert trust.share(1) == pytest.approx(strong_duel.DUEL_SHARE)
