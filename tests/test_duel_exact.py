@@ -104,10 +104,17 @@ def test_with_every_bid_remembered_the_trained_strategy_is_nearly_unexploitable(
 
 
 def test_an_exact_call_is_worth_what_the_rules_say() -> None:
-    # spot-on: the bidder loses a die; calza: the caller gains one, which a full cup cannot
+    # spot-on: the bidder loses a die; calza: the caller gains one, which a full cup cannot, worth
+    # what it does for the game (`test_a_die_gained_is_worth_what_it_does_for_the_game`): 1.5
+    # dice lost by the other at 1 against 3, half of one at 3 against 1 in a cup of 4
     assert game_for(rules("red-dead", 3), (3, 1), 2).exact_hit == (1.0, 1.0)
-    assert game_for(rules("perudo", 3), (3, 1), 2).exact_hit == (0.0, 1.0)
-    assert game_for(rules("perudo", 3, max_dice=4), (3, 1), 2).exact_hit == (1.0, 1.0)
+    assert game_for(rules("perudo", 3), (3, 1), 2).exact_hit == (0.0, 1.5)
+    assert game_for(rules("perudo", 3, max_dice=4), (3, 1), 2).exact_hit == (0.5, 1.5)
+    roomy = rules("perudo", 3, max_dice=9)
+    assert game_for(roomy, (5, 1), 2).exact_hit == (0.5, 2.5)
+    assert game_for(roomy, (4, 4), 2).exact_hit == (7 / 8, 7 / 8)
+    assert game_for(rules("perudo", 2, max_dice=4), (2, 3), 2).exact_hit == pytest.approx((1.0, 2 / 3))
+    assert game_for(rules("perudo", 2, max_dice=4), (1, 4), 2).exact_hit == (2.0, 0.0)
     assert not game_for(rules("classic", 3), (3, 1), 2).has_exact
     # once a game: who may still call it is the game's, which the caller says
     with pytest.raises(ValueError, match="say which players may still call it"):
@@ -146,7 +153,7 @@ def test_train_takes_the_exact_call_any_time_or_once_a_game(tmp_path: Path, monk
     done = CliRunner().invoke(app, [*base, "--preset", "perudo"])
     assert done.exit_code == 0 and "20 iterations in" in done.output, done.output
     (saved,) = (p for p in (tmp_path / "duel").glob("1v1-*.npz") if not p.name.endswith(".train.npz"))
-    assert DuelStrategy.load(saved).game.exact_hit == (1.0, 1.0)  # a calza gains a die
+    assert DuelStrategy.load(saved).game.exact_hit == (0.5, 0.5)  # a calza gains a die: half a round at 1 vs 1
     # once a game: for the players --exact-left names (both unless it says otherwise), with passes
     soar = [*base, "--preset", "soar", "-o", "push=false", "--dice", "2", "1", "-f", "3"]
     for left, want in ((None, (True, True)), ("other", (False, True))):

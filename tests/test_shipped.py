@@ -376,6 +376,13 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     }
     assert all(e.to_json().get("recut") == 0.05 for e in plan if e.recut is not None)
     assert all("recut" not in e.to_json() for e in plan if e.recut is None)
+    # a die gained by exact is worth what it does for the game (calza's entries said so once they
+    # no longer valued it as a round won); where exact gains no die, the entry says nothing of it
+    worth = {e.name: e.to_json().get("worth") for e in plan}
+    assert {n for n, w in worth.items() if w is not None} == {
+        e.name for e in plan if e.variant == "calza" or e.variant.startswith("soar")
+    }
+    assert set(worth.values()) == {"game", None}
     assert {e.dice for e in plan if e.variant == "soar-spent"} == {(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1)}
     rules = {e.variant: shipped.rules_key(e.options(), e.exact_left) for e in plan}
     # Soar's: one a game's state of who may still call exact, the opener first

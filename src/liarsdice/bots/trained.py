@@ -39,11 +39,16 @@ ExactLeft = tuple[bool, bool] | None
 def strategy_key(options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None) -> str:
     """A name for the trained duel of these bidding and counting rules, dice and memory k (and
     who may still call an exact allowed once a game, the opener first)."""
+    from ..duel.graph import exact_worth
+
     rules: dict[str, object] = {**bidding_rules(options, dice), "k": k}
     if options.exact != "none":  # another game (a key without it is a strategy of bids alone)
         rules.update(exact=options.exact, exact_limit=options.exact_limit, cap=options.dice_cap(0))
         if options.exact_limit != "unlimited" and exact_left is not None:
             rules.update(exact_left=list(exact_left))
+        elif exact_worth(options) == "game":
+            # calza's die valued by the game: not the strategy a training before it left here
+            rules.update(worth="game")
     if options.pass_rule != "none":
         rules.update(passes=options.pass_rule)
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]

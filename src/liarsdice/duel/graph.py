@@ -289,17 +289,21 @@ class AbstractGame:
         return rung - int(self.last[node]) - 1
 
 
+def exact_worth(options: Options) -> str | None:
+    """How a die gained by an exact hit is valued: "game", by what it does for winning the game
+    (`die_gained`), in Soar and in calza alike; None where a hit gains no die. (Calza's strategies
+    were trained with a die gained worth a round won until 2026-12-01: docs/solving.md.)"""
+    return "game" if options.exact == "gain_die" else None
+
+
 def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     """What an exact call that hits is worth to its caller, player 0 calling and player 1, in the
     unit of the liar call's +1 and -1 (a die lost by the other player, a die lost by oneself): the
     opponent's die (others_lose, the same outcome as a liar call won), or a die of its own
-    (gain_die), which a full cup cannot take (0); a miss costs the caller its die, -1. None where
-    exact may not be called.
-
-    A die gained is another outcome than a die lost by the other, and is worth what it does for
-    winning the game: `die_gained` (where exact may be called once a game: Soar). Where it may be
-    called any time (calza), it is trained as worth a die lost by the other, as the shipped
-    strategies were; trained again by the game's worth they would differ."""
+    (gain_die). A die gained is another outcome than a die lost by the other, and is worth what it
+    does for winning the game (`die_gained`): nothing in a full cup, half a round won at 1 against
+    1, twice one at 1 against 4. A miss costs the caller its die, -1. None where exact may not be
+    called."""
     options = spec.options
     if options.exact == "none":
         return None
@@ -309,8 +313,6 @@ def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     if cap is None:
         raise ValueError("a die gained by exact up to a cap that differs by seat is not part of a duel's round")
     a, b = spec.dice
-    if options.exact_limit == "unlimited":
-        return (0.0 if a >= cap else 1.0, 0.0 if b >= cap else 1.0)
     return (die_gained(a, b, cap), die_gained(b, a, cap))
 
 

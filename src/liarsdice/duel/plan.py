@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Options, preset_options
-from .graph import PASS_MOST_DICE
+from .graph import PASS_MOST_DICE, exact_worth
 
 # name: (preset, overrides). The keys of the presets' two-player rounds: classic (no wild),
 # openspiel (top wild), perudo_basic (Perudo's bids: ones wild, halve / double-plus-one, no
@@ -125,6 +125,12 @@ class Entry:
         return preset_options(preset, overrides)
 
     @property
+    def worth(self) -> str | None:
+        """How the round values a die gained by exact (`graph.exact_worth`), where one may be gained:
+        kept in the manifest, since calza's strategies valued it otherwise before."""
+        return exact_worth(self.options())
+
+    @property
     def exact_left(self) -> tuple[bool, bool] | None:
         """Who may still call exact (the opener first), where the rules allow one a game."""
         return EXACT_LEFT.get(self.variant)
@@ -144,6 +150,7 @@ class Entry:
             "bits": self.bits,
             "threshold": self.threshold,
             **({"recut": self.recut} if self.recut is not None else {}),
+            **({"worth": self.worth} if self.worth is not None else {}),
         }
 
 
