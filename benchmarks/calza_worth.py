@@ -7,8 +7,9 @@ toss). This walks the full public tree of small calza duels (`duel/walk.py`: eve
 exact best response of each player) with the round's payoffs valued by the game, against the
 strategies of two shipped directories side by side: this checkout's and another's (an older
 checkout, `--against`: `git worktree add /tmp/old 17b3a0e`, the last commit whose calza
-strategies valued a die gained as a round won). It prints each one's exploitability (the mean of the two best responses' winnings a
-round, in the liar call's unit: a die lost by the other player).
+strategies valued a die gained as a round won). It prints each one's exploitability (the mean
+of the two best responses' winnings a round, in the liar call's unit: a die lost by the other
+player).
 
     python benchmarks/calza_worth.py --against /tmp/old/src/liarsdice/duel/shipped --sizes 1v1,1v2,2v1
 

@@ -17,6 +17,7 @@ pytest.importorskip("numba")
 
 from liarsdice.bots.trained import strategy_key
 from liarsdice.duel import DuelStrategy, default_k, game_for, train
+from liarsdice.duel.graph import GAME_WORTH_MOST_DICE, exact_worth
 from liarsdice.duel.packed import pack, unpack
 from liarsdice.duel.strategy import EXACT
 from liarsdice.rules import Bid, Options, preset_options
@@ -105,16 +106,21 @@ def test_with_every_bid_remembered_the_trained_strategy_is_nearly_unexploitable(
 
 def test_an_exact_call_is_worth_what_the_rules_say() -> None:
     # spot-on: the bidder loses a die; calza: the caller gains one, which a full cup cannot, worth
-    # what it does for the game (`test_a_die_gained_is_worth_what_it_does_for_the_game`): 1.5
-    # dice lost by the other at 1 against 3, half of one at 3 against 1 in a cup of 4
+    # what it does for the game in a game's last rounds (1.5 dice lost by the other at 1 against
+    # 3, half of one at 3 against 1 in a cup of 4: `test_a_die_gained_is_worth_what_it_does_for_the_game`)
     assert game_for(rules("red-dead", 3), (3, 1), 2).exact_hit == (1.0, 1.0)
     assert game_for(rules("perudo", 3), (3, 1), 2).exact_hit == (0.0, 1.5)
     assert game_for(rules("perudo", 3, max_dice=4), (3, 1), 2).exact_hit == (0.5, 1.5)
-    roomy = rules("perudo", 3, max_dice=9)
-    assert game_for(roomy, (5, 1), 2).exact_hit == (0.5, 2.5)
-    assert game_for(roomy, (4, 4), 2).exact_hit == (7 / 8, 7 / 8)
     assert game_for(rules("perudo", 2, max_dice=4), (2, 3), 2).exact_hit == pytest.approx((1.0, 2 / 3))
     assert game_for(rules("perudo", 2, max_dice=4), (1, 4), 2).exact_hit == (2.0, 0.0)
+    # up to GAME_WORTH_MOST_DICE = T dice in all (half a round at T - 1 against 1, (T - 1) / 2 at 1
+    # against T - 1); above it a round won, as those sizes' shipped strategies were trained, but
+    # where the two agree (4 against 5 in a cup of 5: a round won either way, the full cup nothing)
+    T, roomy = GAME_WORTH_MOST_DICE, rules("perudo", 3, max_dice=9)
+    assert game_for(roomy, (T - 1, 1), 2).exact_hit == (0.5, (T - 1) / 2)
+    assert game_for(roomy, (T // 2 + 1, T // 2 + 1), 2).exact_hit == (1.0, 1.0)
+    five = rules("perudo", 3, max_dice=5)
+    assert exact_worth(five, (4, 5)) == "game" and game_for(five, (4, 5), 2).exact_hit == (1.0, 0.0)
     assert not game_for(rules("classic", 3), (3, 1), 2).has_exact
     # once a game: who may still call it is the game's, which the caller says
     with pytest.raises(ValueError, match="say which players may still call it"):

@@ -21,6 +21,7 @@ from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
 from liarsdice.cli import app
 from liarsdice.duel import DuelStrategy, game_for, shipped, train
 from liarsdice.duel.dcfr import Trainer
+from liarsdice.duel.graph import GAME_WORTH_MOST_DICE
 from liarsdice.duel.packed import BITS, Layout, PackedStrategy, own_reach, pack, unpack
 from liarsdice.duel.plan import VARIANTS, Entry, entries, select
 from liarsdice.duel.rebuild import Built, build, checkpoint_path, record
@@ -376,13 +377,18 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     }
     assert all(e.to_json().get("recut") == 0.05 for e in plan if e.recut is not None)
     assert all("recut" not in e.to_json() for e in plan if e.recut is None)
-    # a die gained by exact is worth what it does for the game (calza's entries said so once they
-    # no longer valued it as a round won); where exact gains no die, the entry says nothing of it
+    # a die gained by exact is worth what it does for the game in Soar and in calza's last rounds,
+    # a round won in calza's bigger ones but where the two agree (a full cup gains nothing, and 4
+    # against 5 is worth a round won either way); where exact gains no die, the entry says nothing
     worth = {e.name: e.to_json().get("worth") for e in plan}
-    assert {n for n, w in worth.items() if w is not None} == {
-        e.name for e in plan if e.variant == "calza" or e.variant.startswith("soar")
+    calza = [e for e in plan if e.variant == "calza"]
+    agree = {(5, 5), (5, 4), (4, 5)}
+    assert {n for n, w in worth.items() if w == "round"} == {
+        e.name for e in calza if sum(e.dice) > GAME_WORTH_MOST_DICE and e.dice not in agree
     }
-    assert set(worth.values()) == {"game", None}
+    assert {n for n, w in worth.items() if w == "game"} == {
+        e.name for e in plan if e.variant.startswith("soar") or (e in calza and worth[e.name] != "round")
+    }
     assert {e.dice for e in plan if e.variant == "soar-spent"} == {(1, 1), (1, 2), (2, 1), (1, 3), (2, 2), (3, 1)}
     rules = {e.variant: shipped.rules_key(e.options(), e.exact_left) for e in plan}
     # Soar's: one a game's state of who may still call exact, the opener first

@@ -46,7 +46,7 @@ def strategy_key(options: Options, dice: tuple[int, int], k: int, exact_left: tu
         rules.update(exact=options.exact, exact_limit=options.exact_limit, cap=options.dice_cap(0))
         if options.exact_limit != "unlimited" and exact_left is not None:
             rules.update(exact_left=list(exact_left))
-        elif exact_worth(options) == "game":
+        elif exact_worth(options, dice) == "game":
             # calza's die valued by the game: not the strategy a training before it left here
             rules.update(worth="game")
     if options.pass_rule != "none":

@@ -289,21 +289,48 @@ class AbstractGame:
         return rung - int(self.last[node]) - 1
 
 
-def exact_worth(options: Options) -> str | None:
-    """How a die gained by an exact hit is valued: "game", by what it does for winning the game
-    (`die_gained`), in Soar and in calza alike; None where a hit gains no die. (Calza's strategies
-    were trained with a die gained worth a round won until 2026-12-01: docs/solving.md.)"""
-    return "game" if options.exact == "gain_die" else None
+# Where exact may be called any time and a hit gains a die (calza), the rounds of up to this many
+# dice in all, where a game is decided, value a die gained by what it does for the game, as Soar's
+# do; in bigger ones it is worth a round won, as their shipped strategies were trained (but where
+# the two agree: 5 vs 5, 5 vs 4, 4 vs 5). It grows as the plan's training of calza goes on, to 10
+# when every size is trained by the game's worth (docs/solving.md, "The exact call").
+GAME_WORTH_MOST_DICE = 6
+
+
+def exact_worth(options: Options, dice: tuple[int, int]) -> str | None:
+    """How a die gained by an exact hit is valued in a round of `dice`: "game", by what it does for
+    winning the game (`die_gained`), or "round", as a round won; None where a hit gains no die."""
+    if options.exact != "gain_die":
+        return None
+    cap = exact_cap(options)
+    if (
+        options.exact_limit == "unlimited"
+        and sum(dice) > GAME_WORTH_MOST_DICE
+        and cap is not None
+        and _by_the_round(dice, cap) != _by_the_game(dice, cap)
+    ):
+        return "round"
+    return "game"
+
+
+def _by_the_round(dice: tuple[int, int], cap: int) -> tuple[float, float]:
+    a, b = dice
+    return (0.0 if a >= cap else 1.0, 0.0 if b >= cap else 1.0)
+
+
+def _by_the_game(dice: tuple[int, int], cap: int) -> tuple[float, float]:
+    a, b = dice
+    return (die_gained(a, b, cap), die_gained(b, a, cap))
 
 
 def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     """What an exact call that hits is worth to its caller, player 0 calling and player 1, in the
     unit of the liar call's +1 and -1 (a die lost by the other player, a die lost by oneself): the
     opponent's die (others_lose, the same outcome as a liar call won), or a die of its own
-    (gain_die). A die gained is another outcome than a die lost by the other, and is worth what it
-    does for winning the game (`die_gained`): nothing in a full cup, half a round won at 1 against
-    1, twice one at 1 against 4. A miss costs the caller its die, -1. None where exact may not be
-    called."""
+    (gain_die). A die gained is another outcome than a die lost by the other, worth what it does
+    for winning the game (`die_gained`: nothing in a full cup, half a round won at 1 against 1,
+    twice one at 1 against 4) where `exact_worth` says so, else a round won. A miss costs the
+    caller its die, -1. None where exact may not be called."""
     options = spec.options
     if options.exact == "none":
         return None
@@ -312,8 +339,9 @@ def exact_hit(spec: GameSpec) -> tuple[float, float] | None:
     cap = exact_cap(options)
     if cap is None:
         raise ValueError("a die gained by exact up to a cap that differs by seat is not part of a duel's round")
-    a, b = spec.dice
-    return (die_gained(a, b, cap), die_gained(b, a, cap))
+    if exact_worth(options, spec.dice) == "round":
+        return _by_the_round(spec.dice, cap)
+    return _by_the_game(spec.dice, cap)
 
 
 def die_gained(mine: int, theirs: int, cap: int) -> float:

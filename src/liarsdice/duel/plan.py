@@ -127,8 +127,8 @@ class Entry:
     @property
     def worth(self) -> str | None:
         """How the round values a die gained by exact (`graph.exact_worth`), where one may be gained:
-        kept in the manifest, since calza's strategies valued it otherwise before."""
-        return exact_worth(self.options())
+        kept in the manifest, since calza's strategies valued it as a round won before."""
+        return exact_worth(self.options(), self.dice)
 
     @property
     def exact_left(self) -> tuple[bool, bool] | None:
