@@ -292,9 +292,9 @@ class AbstractGame:
 # Where exact may be called any time and a hit gains a die (calza), the rounds of up to this many
 # dice in all, where a game is decided, value a die gained by what it does for the game, as Soar's
 # do; in bigger ones it is worth a round won, as their shipped strategies were trained (but where
-# the two agree: 5 vs 5, 5 vs 4, 4 vs 5). It grows as the plan's training of calza goes on, to 10
-# when every size is trained by the game's worth (docs/solving.md, "The exact call").
-GAME_WORTH_MOST_DICE = 6
+# the two agree: 5 vs 5, 5 vs 4, 4 vs 5). It grows as the plan's training of calza goes on: at 8
+# every size is trained by the game's worth, those above agreeing (docs/solving.md, "The exact call").
+GAME_WORTH_MOST_DICE = 7
 
 
 def exact_worth(options: Options, dice: tuple[int, int]) -> str | None:
