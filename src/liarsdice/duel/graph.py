@@ -290,11 +290,11 @@ class AbstractGame:
 
 
 # Where exact may be called any time and a hit gains a die (calza), the rounds of up to this many
-# dice in all, where a game is decided, value a die gained by what it does for the game, as Soar's
-# do; in bigger ones it is worth a round won, as their shipped strategies were trained (but where
-# the two agree: 5 vs 5, 5 vs 4, 4 vs 5). It grows as the plan's training of calza goes on: at 8
-# every size is trained by the game's worth, those above agreeing (docs/solving.md, "The exact call").
-GAME_WORTH_MOST_DICE = 7
+# dice in all value a die gained by what it does for winning the game, as Soar's do; above it (5 vs
+# 5, 5 vs 4, 4 vs 5 in cups of 5) that worth and a round won's agree. A bigger cap would ask for
+# more: rounds above the bound where the two differ are valued as a round won (docs/solving.md,
+# "The exact call").
+GAME_WORTH_MOST_DICE = 8
 
 
 def exact_worth(options: Options, dice: tuple[int, int]) -> str | None:
