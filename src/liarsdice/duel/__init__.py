@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules import Options
 from .footprint import TooBig, measure, refuse_if_too_big, too_big_message
-from .graph import PASS_MOST_DICE, AbstractGame, Stopped, game_for, least_work
+from .graph import PASS_MOST_DICE, AbstractGame, Pushed, Stopped, game_for, least_work
 from .strategy import DuelStrategy
 
 if TYPE_CHECKING:
@@ -114,6 +114,7 @@ def train(
     memory: int | None = None,
     exact_left: tuple[bool, bool] | None = None,
     threads: int = 1,
+    pushed: Pushed | None = None,
 ) -> DuelStrategy:
     """Train the abstract game of `options` for two players holding `dice` (player 0 opens),
     remembering the last `k` bids (`default_k` if None): `iterations` more, or for `seconds`
@@ -131,7 +132,8 @@ def train(
     training that would not fit in `memory` bytes (the machine's available memory if None) is
     refused with TooBig before anything is allocated. `exact_left`: which players may still call
     exact, where the rules allow one a game (`graph.exact_left_of`). `threads`: hands traversed
-    at once (the same strategy to the bit as on one thread, in less time on as many cores)."""
+    at once (the same strategy to the bit as on one thread, in less time on as many cores).
+    `pushed`: train the round after that push instead (`graph.Pushed`)."""
     started = time.perf_counter()
     deadline = None if seconds is None else started + seconds
 
@@ -142,7 +144,7 @@ def train(
         k = default_k(options, dice)
     if game is None:
         refuse_if_too_big(options, dice, k, memory)
-        game = game_for(options, dice, k, stop=time_up, exact_left=exact_left)
+        game = game_for(options, dice, k, stop=time_up, exact_left=exact_left, pushed=pushed)
         footprint = measure(game)
         fit = footprint.fit(memory)
         if not fit.ok:
@@ -153,6 +155,8 @@ def train(
     about = {"options": options.to_dict(), "dice": list(dice), "k": k, "seed": seed}
     if game.exact_left != (options.exact != "none",) * 2:
         about["exact_left"] = list(game.exact_left)
+    if game.pushed is not None:
+        about["pushed"] = game.pushed.to_dict()
     about = json.loads(json.dumps(about))
     if checkpoint is not None and Path(checkpoint).exists():
         trainer.resume(checkpoint, about)
@@ -191,7 +195,7 @@ def train(
         player, hands_done, hands = trainer.cut_short
         meta["cut_short"] = f"the last iteration was cut short: {hands_done} of {hands} hands of player {player}"
     left = exact_left if options.exact != "none" and options.exact_limit != "unlimited" else None
-    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game, [e0, e1], left)
+    return DuelStrategy(options, dice, k, [l0, l1], [b0, b1], meta, trainer.game, [e0, e1], left, game.pushed)
 
 
 __all__ = [
@@ -199,6 +203,7 @@ __all__ = [
     "default_k",
     "DuelStrategy",
     "Progress",
+    "Pushed",
     "Stopped",
     "TooBig",
     "Trainer",

@@ -224,7 +224,7 @@ class Trainer:
         hit = g.exact_hit or (0.0, 0.0)
         h_opp = self.hands[opp]
         reach = np.zeros((g.num_nodes, h_opp))
-        opp_reach(opp, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
+        opp_reach(opp, g.roots, g.parity, g.edge_start, g.edge_count, g.edge_child, g.edge_slot, o_bid_t, reach)
         chance = g.players[me].chance
         if self.sample is None or self.sample >= self.hands[me]:
             # A player with no more hands than the sample (1 die against 5) takes them all: the
@@ -241,6 +241,7 @@ class Trainer:
                 me,
                 int(hands[position]),
                 float(weights[position]),
+                g.roots,
                 g.parity,
                 g.last,
                 g.edge_start,

@@ -20,6 +20,12 @@ caller what `exact_hit` says, a miss costs it 1. Both end the round; the payoffs
 dice, as the liar call's. Where exact may be called once a game (Soar), who still may is the
 game's, not the round's: the graph is built for one answer (`exact_left`).
 
+After a push (`Pushed`), the round goes on as a game of its own: the pusher's hands are the dice it
+showed and every draw of the rest of its cup, the other's as dealt, and it starts at any bid the
+push may carry (every shown die counts for it), with the other to act. Its nodes have several
+roots (`roots`), each reached with every hand: what came before the push is not remembered, the
+chance of the other's hand given its earlier bids included.
+
 With Soar's pass (all my dice show one face, ones not wild), a player with two dice (the rules
 say two or more: see PASS_MOST_DICE) may pass once a round instead of raising. A push, which
 rerolls a cup, is not part of this game (its hands are fixed), whether the rules have it or
@@ -62,6 +68,31 @@ PASS_RUNG = -1
 Move = Bid | str
 
 
+@dataclass(frozen=True)
+class Pushed:
+    """The round after `seat` pushed `dice`: they are shown, the rest of its cup is rerolled."""
+
+    seat: int
+    dice: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.seat not in (0, 1):
+            raise ValueError(f"the pusher is player 0 or 1, not {self.seat}")
+        if not self.dice:
+            raise ValueError("a push shows at least one die")
+        object.__setattr__(self, "dice", tuple(sorted(self.dice)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "dice": list(self.dice)}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Pushed:
+        """A push as a file keeps it ({"seat": 0 or 1, "dice": [faces]}); ValueError otherwise."""
+        if not isinstance(d, dict) or not isinstance(d.get("seat"), int) or not isinstance(d.get("dice"), list):
+            raise ValueError(f'a push is {{"seat": 0 or 1, "dice": [faces]}}, not {d!r}')
+        return cls(int(d["seat"]), tuple(int(x) for x in d["dice"]))
+
+
 class Stopped(Exception):
     """A build or a training asked to stop (its time is up, or Ctrl-C or SIGTERM) before it had
     anything worth keeping."""
@@ -87,16 +118,28 @@ class AbstractGame:
         k: int,
         stop: Callable[[], bool] | None = None,
         exact_left: tuple[bool, bool] | None = None,
+        pushed: Pushed | None = None,
     ) -> None:
         """`stop()`, asked at every wave of new nodes, ends a long build early (Stopped).
         `exact_left`: which players may still call exact, where it may be called once a game
-        (required there; `exact_left_of` reads it from the rules otherwise)."""
+        (required there; `exact_left_of` reads it from the rules otherwise). `pushed`: the round
+        after that push (module docstring)."""
         if k < 1:
             raise ValueError(f"the players must remember at least the standing bid (k >= 1), not k={k}")
         self.spec = spec
         self.k = k
         self.num_bids = len(spec.bids)
-        self.players = [self._player(spec.dice[p]) for p in (0, 1)]
+        self.pushed = pushed
+        if pushed is not None:
+            cup = spec.dice[pushed.seat]
+            if len(pushed.dice) >= cup or not all(1 <= d <= spec.faces for d in pushed.dice):
+                raise ValueError(
+                    f"player {pushed.seat} holds {cup} dice: a push shows 1 to {cup - 1} of them, "
+                    f"each a face from 1 to {spec.faces}, not {list(pushed.dice)}"
+                )
+        self.players = [
+            self._player(spec.dice[p], pushed.dice if pushed is not None and pushed.seat == p else ()) for p in (0, 1)
+        ]
         self.bid_q = np.array([b.quantity for b in spec.bids], dtype=np.int64)
         self.bid_face = np.array([b.face for b in spec.bids], dtype=np.int64)
         self.exact_left = exact_left_of(spec.options, exact_left)
@@ -115,8 +158,9 @@ class AbstractGame:
         self._dtype = np.dtype(np.int64) if B + (5 if self.passes else 1) <= 62 else np.dtype(object)
         self._openings = np.array(spec.openings, dtype=np.int64)
 
-        # Every node reachable from the root, found by walking the rungs upwards, a wave at a time.
-        found = np.zeros(1, dtype=self._dtype)  # the root: player 0 to act, no bid
+        # Every node reachable from the roots, found by walking the rungs upwards, a wave at a time.
+        roots = self._root_keys()
+        found = roots
         frontier = found
         while len(frontier):
             if stop is not None and stop():
@@ -166,6 +210,18 @@ class AbstractGame:
             self.num_edge_slots[p] = int(counts[own].sum())
         self.num_nodes = N
         self.num_edges = int(counts.sum())
+        self.roots = np.sort(self._index[np.searchsorted(found, roots)])
+
+    def _root_keys(self) -> npt.NDArray[Any]:
+        """The root: player 0 to act, no bid. After a push: each bid it may carry (every shown die
+        counts for its face) standing, the other player to act."""
+        if self.pushed is None:
+            return np.zeros(1, dtype=self._dtype)
+        shown = self.pushed.dice
+        rungs = [r for r, b in enumerate(self.spec.bids) if self.spec.count(shown, b.face) == len(shown)]
+        one = np.ones(1, dtype=self._dtype)[0]
+        keys = [self._key(0, 1 - self.pushed.seat, one << r) for r in rungs]
+        return np.unique(np.array(keys, dtype=self._dtype))
 
     def _decode(
         self, keys: npt.NDArray[Any]
@@ -219,10 +275,12 @@ class AbstractGame:
         order = np.argsort(sources, kind="stable")  # a node's raises, then its pass
         return children[order], rungs_to[order], sources[order]
 
-    def _player(self, dice: int) -> Player:
+    def _player(self, dice: int, shown: Hand = ()) -> Player:
+        """A player of `dice` dice, `shown` of them known to both (a push's) and the rest drawn."""
         spec = self.spec
-        hands = hands_of(dice, spec.faces)
-        chance = np.array([hand_chance(h, spec.faces) for h in hands])
+        drawn = hands_of(dice - len(shown), spec.faces)
+        hands = [tuple(sorted(shown + h)) for h in drawn]
+        chance = np.array([hand_chance(h, spec.faces) for h in drawn])
         counts = np.array([[spec.count(h, f) for h in hands] for f in range(1, spec.faces + 1)], dtype=np.int64)
         return Player(hands, chance, counts, {h: i for i, h in enumerate(hands)})
 
@@ -242,15 +300,21 @@ class AbstractGame:
         return sum(self.num_node_slots[p] * len(self.players[p].hands) for p in (0, 1))
 
     def node_of(self, moves: Sequence[Move]) -> int:
-        """The abstract node after these moves, bids and PASS (player 0 opened); ValueError if they
-        are not a legal sequence of this game."""
+        """The abstract node after these moves, bids and PASS (player 0 opened; after a push, the
+        moves from the bid that carried it); ValueError if they are not a legal sequence of this
+        game."""
         ladder = self.spec.ladder
         rungs: list[int] = []
         passed = [False, False]
         since = 0
+        start = 0 if self.pushed is None else self.pushed.seat
+        if self.pushed is not None and not moves:
+            raise ValueError("the moves after a push start with the bid that carried it")
         for turn, move in enumerate(moves):
             if move == PASS:
-                player = turn % 2
+                if self.pushed is not None and turn == 0:
+                    raise ValueError("the moves after a push start with the bid that carried it")
+                player = (start + turn) % 2
                 if not self.can_pass[player]:
                     raise ValueError(f"player {player} cannot pass in this game")
                 if passed[player]:
@@ -263,7 +327,11 @@ class AbstractGame:
                     f"{move} is not a bid of this game (its ladder: {ladder.bids[0]} to {ladder.bids[-1]})"
                 )
             rung = ladder.index[move]
-            if not rungs and rung not in self.spec.openings:
+            if not rungs and self.pushed is not None:
+                if self.spec.count(self.pushed.dice, move.face) != len(self.pushed.dice):
+                    shown = list(self.pushed.dice)
+                    raise ValueError(f"a push of {shown} does not go with {move}: not all of it counts for it")
+            elif not rungs and rung not in self.spec.openings:
                 raise ValueError(f"{move} cannot open")
             if rungs and rung <= rungs[-1]:
                 raise ValueError(f"{move} does not raise {ladder.bids[rungs[-1]]}")
@@ -271,7 +339,7 @@ class AbstractGame:
             since = 0
         kept = rungs[-self.k :]
         flags = since * 4 + passed[0] * 2 + passed[1]
-        key = self._key(flags, len(moves) % 2, sum(1 << r for r in kept))
+        key = self._key(flags, (start + len(moves)) % 2, sum(1 << r for r in kept))
         at = int(np.searchsorted(self._keys, key))
         if at == len(self._keys) or self._keys[at] != key:
             raise KeyError(f"no node after {len(rungs)} bids ending {kept} in this graph")
@@ -400,5 +468,6 @@ def game_for(
     k: int,
     stop: Callable[[], bool] | None = None,
     exact_left: tuple[bool, bool] | None = None,
+    pushed: Pushed | None = None,
 ) -> AbstractGame:
-    return AbstractGame(GameSpec.from_options(options, dice), k, stop, exact_left)
+    return AbstractGame(GameSpec.from_options(options, dice), k, stop, exact_left, pushed)

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..rules import Options
-from .graph import AbstractGame
+from .graph import AbstractGame, Pushed
 from .probabilities import Probabilities
 from .strategy import DuelStrategy
 
@@ -153,6 +153,7 @@ def own_reach(game: AbstractGame, player: int, layout: Layout, units: Units, bit
     reach = np.zeros((game.num_nodes, layout.hands))
     opp_reach(
         player,
+        game.roots,
         game.parity,
         game.edge_start,
         game.edge_count,
@@ -177,6 +178,7 @@ def pack(strategy: DuelStrategy, bits: int = DEFAULT_BITS, threshold: float = DE
         "dice": list(strategy.dice),
         "k": strategy.k,
         **({"exact_left": list(strategy.exact_left)} if strategy.exact_left is not None else {}),
+        **({"pushed": strategy.pushed.to_dict()} if strategy.pushed is not None else {}),
         "bits": bits,
         "threshold": threshold,
         "meta": strategy.meta,
@@ -263,6 +265,7 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         meta = dict(header.get("meta") or {})
         left = header.get("exact_left")
         exact_left = None if left is None else (bool(left[0]), bool(left[1]))
+        pushed = Pushed.from_dict(header["pushed"]) if "pushed" in header else None
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise ValueError(f"{where} has an incomplete header: {e}") from e
     if bits not in BITS or len(sizes) != 2:
@@ -274,13 +277,13 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
     if len(payload) != sum(m + v for m, v in sizes):
         raise ValueError(f"{where} is damaged: {len(payload)} bytes where its header says {sum(map(sum, sizes))}")
     game = graph if graph is not None and graph.k == k and graph.spec.dice == dice else None
-    if game is not None and exact_left is not None and game.exact_left != exact_left:
+    if game is not None and ((exact_left is not None and game.exact_left != exact_left) or game.pushed != pushed):
         game = None
     if game is None:
         from ..solver.tree import GameSpec
 
         try:
-            game = AbstractGame(GameSpec.from_options(options, dice), k, exact_left=exact_left)
+            game = AbstractGame(GameSpec.from_options(options, dice), k, exact_left=exact_left, pushed=pushed)
         except ValueError as e:
             raise ValueError(f"{where} has rules no duel is trained for: {e}") from e
     players: list[_Stored] = []
@@ -291,7 +294,7 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
     meta["bits"] = bits
     meta["threshold"] = float(header.get("threshold", 0.0))
     if lazy:
-        return PackedStrategy(options, dice, k, meta, game, players, exact_left)
+        return PackedStrategy(options, dice, k, meta, game, players, exact_left, pushed)
     tables = [player.tables() for player in players]
     return DuelStrategy(
         options,
@@ -303,6 +306,7 @@ def unpack(data: bytes, where: str = "the data", graph: AbstractGame | None = No
         game,
         exact=[t[2] for t in tables],
         exact_left=exact_left,
+        pushed=pushed,
     )
 
 
@@ -407,10 +411,12 @@ class PackedStrategy(DuelStrategy):
         game: AbstractGame,
         players: list[_Stored],
         exact_left: tuple[bool, bool] | None = None,
+        pushed: Pushed | None = None,
     ) -> None:
         # not the dataclass's __init__: the tables are not made here
         self.options, self.dice, self.k, self.meta = options, dice, k, meta
         self.exact_left = exact_left
+        self.pushed = pushed
         self.graph = self.game = game
         self._stored = players
         self._rows_kept: dict[tuple[int, int], Tables] = {}

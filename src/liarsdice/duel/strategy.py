@@ -22,14 +22,14 @@ import numpy.typing as npt
 
 from ..rules import Bid, Options
 from ..solver.tree import GameSpec, PerLevel, Tree
-from .graph import EXACT, PASS, PASS_RUNG, AbstractGame, Move
+from .graph import EXACT, PASS, PASS_RUNG, AbstractGame, Move, Pushed
 from .npz import open_npz
 from .probabilities import Probabilities, normalise
 
 FORMAT = "liarsdice-duel-strategy"
 VERSION = 1
 # What a saved strategy's meta says of itself, besides how it was made.
-HEADER = ("format", "version", "options", "dice", "k")
+HEADER = ("format", "version", "options", "dice", "k", "exact_left", "pushed")
 # Probabilities below this are dropped when saving (and the rest renormalised): they cost most of
 # the file, and a move played once in ten thousand rounds moves the value by less than that.
 KEEP = 1e-4
@@ -51,12 +51,15 @@ class DuelStrategy:
     exact: list[Probabilities] = field(default_factory=list)
     # which players may call exact, where it may be called once a game (`graph.exact_left_of`)
     exact_left: tuple[bool, bool] | None = None
+    # the round after this push, where the strategy is of that game (`graph.Pushed`)
+    pushed: Pushed | None = None
 
     def __post_init__(self) -> None:
         g = self.graph
         other_left = g is not None and self.exact_left is not None and g.exact_left != self.exact_left
-        if g is None or g.k != self.k or g.spec.dice != self.dice or other_left:
-            g = AbstractGame(GameSpec.from_options(self.options, self.dice), self.k, exact_left=self.exact_left)
+        if g is None or g.k != self.k or g.spec.dice != self.dice or other_left or g.pushed != self.pushed:
+            spec = GameSpec.from_options(self.options, self.dice)
+            g = AbstractGame(spec, self.k, exact_left=self.exact_left, pushed=self.pushed)
         self.graph = g
         self.game: AbstractGame = self.graph
         if not self.exact:
@@ -76,8 +79,9 @@ class DuelStrategy:
 
     def policy(self, hand: Sequence[int], moves: Sequence[Move]) -> dict[Bid | str | None, float]:
         """How the player to act after `moves` (bids, and PASS where the rules have passes; player
-        0 opened), holding `hand`, plays: probability by raise, by None for the liar call (of the
-        last move, a bid or a pass), by EXACT for the exact call and by PASS for a pass."""
+        0 opened; after a push, from the bid that carried it), holding `hand`, plays: probability
+        by raise, by None for the liar call (of the last move, a bid or a pass), by EXACT for the
+        exact call and by PASS for a pass."""
         return self._policy_at(hand, self.game.node_of(list(moves)))
 
     def _policy_at(self, hand: Sequence[int], node: int) -> dict[Bid | str | None, float]:
@@ -180,7 +184,8 @@ class DuelStrategy:
             "dice": list(self.dice),
             "k": self.k,
             **({"exact_left": list(self.exact_left)} if self.exact_left is not None else {}),
-            **{k: v for k, v in self.meta.items() if k not in (*HEADER, "exact_left")},
+            **({"pushed": self.pushed.to_dict()} if self.pushed is not None else {}),
+            **{k: v for k, v in self.meta.items() if k not in HEADER},
         }
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         stored = self.stored()
@@ -213,7 +218,8 @@ class DuelStrategy:
             if self.game.has_exact:
                 exact.append(pruned[2])
         left = self.exact_left
-        return type(self)(self.options, self.dice, self.k, liar, bid, dict(self.meta), self.game, exact, left)
+        meta = dict(self.meta)
+        return type(self)(self.options, self.dice, self.k, liar, bid, meta, self.game, exact, left, self.pushed)
 
     @classmethod
     def load(cls, path: str | Path) -> DuelStrategy:
@@ -236,9 +242,10 @@ class DuelStrategy:
                 ]
         except (zipfile.BadZipFile, zlib.error, EOFError, KeyError, OSError) as e:
             raise ValueError(f"{path} is not a readable liarsdice duel strategy: {e}") from e
-        rest = {k: v for k, v in meta.items() if k not in (*HEADER, "exact_left")}
+        rest = {k: v for k, v in meta.items() if k not in HEADER}
         left = meta.get("exact_left")
         try:
+            pushed = Pushed.from_dict(meta["pushed"]) if "pushed" in meta else None
             return cls(
                 Options.from_dict(meta["options"]),
                 (int(meta["dice"][0]), int(meta["dice"][1])),
@@ -248,8 +255,9 @@ class DuelStrategy:
                 rest,
                 exact=exact,
                 exact_left=None if left is None else (bool(left[0]), bool(left[1])),
+                pushed=pushed,
             )
-        except ValueError as e:
+        except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"{path} does not hold a duel strategy of its own rules: {e}") from e
 
     # ----- measures on the full tree -----

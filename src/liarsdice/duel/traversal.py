@@ -27,6 +27,7 @@ Floats = npt.NDArray[np.float64]
 @njit(cache=True)
 def opp_reach(
     opp: int,
+    roots: Ints,
     parity: Ints,
     edge_start: Ints,
     edge_count: Ints,
@@ -35,9 +36,11 @@ def opp_reach(
     s_bid_t: npt.NDArray[np.float32 | np.float64],
     reach: Floats,
 ) -> None:
-    """reach[n, y]: the opponent's reach of node n with hand y (its own raises only)."""
+    """reach[n, y]: the opponent's reach of node n with hand y (its own raises only), each root
+    reached with every hand."""
     reach[:, :] = 0.0
-    reach[0, :] = 1.0
+    for r in roots:
+        reach[r, :] = 1.0
     for n in range(parity.shape[0]):
         first = edge_start[n]
         es = edge_slot[n]
@@ -62,6 +65,7 @@ def traverse(
     me: int,
     x: int,
     weight: float,
+    roots: Ints,
     parity: Ints,
     last: Ints,
     edge_start: Ints,
@@ -104,7 +108,7 @@ def traverse(
     The player to act at node n may call the last move a lie where `can_call[n]` (a pass where
     `pass_call[n]`: it holds where `*_pass_holds` says) and call exact where `can_exact[n]`: a
     hit pays the caller `hit_mine` (the traverser) or `hit_theirs` (the opponent), a miss costs
-    it 1."""
+    it 1. Every root is reached with every hand; the value is the roots' mean."""
     n_nodes = parity.shape[0]
     h_opp = opp_chance.shape[0]
     # Strategy of hand x at the traverser's nodes.
@@ -142,7 +146,8 @@ def traverse(
     # Own reach.
     for n in range(n_nodes):
         my_reach[n] = 0.0
-    my_reach[0] = 1.0
+    for r in roots:
+        my_reach[r] = 1.0
     for n in range(n_nodes):
         r = my_reach[n]
         if r == 0.0:
@@ -256,9 +261,11 @@ def traverse(
                 for y in range(h_opp):
                     v[y] += opp_bid_t[es + j, y] * child[y]
     total = 0.0
-    for y in range(h_opp):
-        total += opp_chance[y] * value[0, y]
-    return total
+    for r in roots:
+        for y in range(h_opp):
+            total += opp_chance[y] * value[r, y]
+    n_roots: int = len(roots)
+    return total / n_roots
 
 
 @dataclass

@@ -42,11 +42,16 @@ def best_responses(strategy: Strategy) -> tuple[float, float]:
     counts = [g.players[p].counts for p in (0, 1)]  # [face - 1, hand]
     hit = g.exact_hit or (0.0, 0.0)
     shape = (len(hands[0]), len(hands[1]))
+    # After a push the moves start with the pusher's bid; the roots' bids come by chance, alike.
+    start = 0 if g.pushed is None else g.pushed.seat
+    roots: list[list[Move]] = [[]]
+    if g.pushed is not None:
+        roots = [[g.spec.bids[int(g.last[r])]] for r in g.roots]
 
     def payoff(moves: list[Move], call: Key) -> Floats:
         """[hand 0, hand 1]: what player 0 wins when the player to act after `moves` calls the
         last move a lie (None) or the standing bid exact (EXACT)."""
-        actor = len(moves) % 2
+        actor = (start + len(moves)) % 2
         if call is None:
             mover = 1 - actor
             last = moves[-1]
@@ -77,7 +82,7 @@ def best_responses(strategy: Strategy) -> tuple[float, float]:
     def value(me: int, moves: list[Move], reach: Floats) -> Floats:
         """What `me` wins from here with each of its hands, the other's hands weighed by `reach`
         (their chance times the chance its strategy came here), by `me`'s best play."""
-        actor = len(moves) % 2
+        actor = (start + len(moves)) % 2
         keys = moves_at(moves)
 
         def after(key: Key, r: Floats) -> Floats:
@@ -101,6 +106,6 @@ def best_responses(strategy: Strategy) -> tuple[float, float]:
         return total
 
     chance = [g.players[p].chance for p in (0, 1)]
-    br0 = float(chance[0] @ value(0, [], chance[1].astype(np.float64)))
-    br1 = float(chance[1] @ value(1, [], chance[0].astype(np.float64)))
+    br0 = sum(float(chance[0] @ value(0, r, chance[1].astype(np.float64))) for r in roots) / len(roots)
+    br1 = sum(float(chance[1] @ value(1, r, chance[0].astype(np.float64))) for r in roots) / len(roots)
     return br0, br1
