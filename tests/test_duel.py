@@ -239,7 +239,7 @@ def test_a_duel_looked_up_does_not_wait_for_another_being_loaded(monkeypatch: py
     release = threading.Event()
     found = arbitrary(options, (2, 1), 2)
 
-    def load(options_, dice, k, exact_left=None):  # type: ignore[no-untyped-def]
+    def load(options_, dice, k, exact_left=None, pushed=None):  # type: ignore[no-untyped-def]
         if dice == slow:
             loading.set()
             release.wait(10)

@@ -134,7 +134,8 @@ def test_the_duel_bot_plays_soar_s_duel_from_a_strategy_until_someone_pushes(dat
     bot.act(view)
     assert bot.source == "duel"
     assert TrainedDuels.strategy_for(options, (2, 2), exact_left=(True, False)) is not None
-    # a push rerolls a cup: no trained game has it, and the reader plays the rest of the round
+    # a push rerolls a cup: nothing is trained for the round after it here (tests/test_duel_push.py
+    # trains one), nor in the decision, and the reader plays the rest of the round
     state, _ = game.position([(2, 3), (3, 3)], starter=0).apply(BidAction(Bid(2, 3), push=(3,)), 0)
     state, _ = state.apply(Reroll(0, (1,)))
     view = state.view(1)

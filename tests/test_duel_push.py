@@ -7,6 +7,7 @@ to walk: three faces, every bid remembered."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +15,26 @@ import pytest
 
 pytest.importorskip("numba")
 
-from liarsdice.duel import DuelStrategy, Pushed, game_for, train
-from liarsdice.duel.graph import PASS
+from liarsdice.bots.after_push import after_push
+from liarsdice.bots.duel import DuelBot
+from liarsdice.bots.trained import TrainedDuels, strategies_dir, strategy_key
+from liarsdice.duel import DuelStrategy, Pushed, default_k, game_for, train
+from liarsdice.duel.graph import EXACT, PASS
 from liarsdice.duel.packed import pack, unpack
 from liarsdice.duel.walk import best_responses
-from liarsdice.rules import Bid, Options, preset_options
+from liarsdice.rules import Bid, BidAction, Challenge, Exact, Game, Options, Pass, Reroll, preset_options
 
 
-def soar(faces: int = 3) -> Options:
-    return preset_options("soar", {"num_players": 2, "faces": faces})
+def soar(faces: int = 3, **more: object) -> Options:
+    return preset_options("soar", {"num_players": 2, "faces": faces, **more})
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
+    TrainedDuels.forget()
+    yield tmp_path
+    TrainedDuels.forget()
 
 
 def test_the_round_after_a_push_starts_at_every_bid_the_push_may_carry() -> None:
@@ -90,3 +102,77 @@ def test_a_strategy_after_a_push_keeps_its_push_in_its_files(tmp_path: Path) -> 
         assert np.allclose([got.get(m, 0.0) for m in want], list(want.values()), atol=1e-3)
     with pytest.raises(ValueError, match="is not a hand of 3 dice"):
         saved.policy((2, 2, 2), moves)  # the shown dice are in every hand of the pusher
+
+
+def test_a_round_after_a_push_is_seen_from_the_pusher_s_side() -> None:
+    options = soar(faces=3, dice_per_player=3)
+    game = Game(options, ["A", "B"])
+    start = game.position([(1, 2, 3), (2, 3, 3)], starter=1)
+    state, _ = start.apply(BidAction(Bid(2, 2)), 1)
+    state, _ = state.apply(BidAction(Bid(3, 3), push=(1, 3)), 0)
+    state, _ = state.apply(Reroll(0, (2,)))
+    view = state.view(1)
+    seen = after_push(view)
+    assert seen is not None
+    assert (seen.pusher, seen.dice, seen.shown, seen.exact_left, seen.since) == (0, (3, 3), (1, 3), (True, True), 1)
+    assert after_push(start.view(1)) is None  # no push
+    # the other player had passed before the push: it may not again, which the game after it does not know
+    passed, _ = game.position([(1, 2, 3), (2, 2, 2)], starter=1).apply(Pass(), 1)
+    passed, _ = passed.apply(BidAction(Bid(3, 3), push=(1, 3)), 0)
+    passed, _ = passed.apply(Reroll(0, (2,)))
+    assert after_push(passed.view(1)) is None
+
+
+def test_the_duel_bot_plays_the_round_after_the_other_s_push_from_its_strategy(data: Path) -> None:
+    options = soar(faces=3, dice_per_player=2)
+    game = Game(options, ["A", "B"])
+    state, _ = game.position([(2, 2), (2, 3)], starter=0).apply(BidAction(Bid(1, 2)), 0)
+    state, _ = state.apply(BidAction(Bid(2, 3), push=(3,)), 1)
+    state, _ = state.apply(Reroll(1, (1,)))
+    view = state.view(0)
+    bot = DuelBot(seed=1)
+    bot.start(game, 0)
+    # nothing trained for the round after this push: the reader plays, and nothing is trained now
+    assert bot.act(view) in view.legal_actions and bot.source == "fallback"
+    assert not (data / "duel").exists() or not list((data / "duel").iterdir())
+    # trained here, as `liarsdice train` leaves a strategy: it plays the rest of the round
+    k = default_k(options, (2, 2))
+    strategy = train(options, (2, 2), k=k, iterations=200, exact_left=(True, True), pushed=Pushed(0, (3,)))
+    strategy.save(strategies_dir() / f"{strategy_key(options, (2, 2), k, (True, True), (3,))}.npz")
+    TrainedDuels.forget()
+    assert bot.act(view) in view.legal_actions and bot.source == "duel"
+    saved = DuelStrategy.load(strategies_dir() / f"{strategy_key(options, (2, 2), k, (True, True), (3,))}.npz")
+    want = saved.play(view.hand, [Bid(2, 3)])
+    as_moves = {Challenge(1): None, Exact(): EXACT, Pass(): PASS}
+    got = {as_moves.get(a, a.bid if isinstance(a, BidAction) else a): p for a, p in bot.policy(view)}
+    assert got == pytest.approx({m: p for m, p in want.items() if p > 0})
+    bot.close()
+
+
+def test_the_rounds_after_a_push_are_shipped_fetched_ahead_and_played(data: Path) -> None:
+    from liarsdice.bots.trained import shipped_pushes
+    from liarsdice.duel.plan import pushes
+
+    options = preset_options("soar", {"num_players": 2})  # cups of 5: the shipped strategies' cap
+    # every set of dice a cup of two may show by a push of the dice that count for its bid
+    shown = sorted(shipped_pushes(options, (2, 2), (True, True)))
+    assert shown == sorted(pushes(options, 2)) == [(face,) for face in range(1, 7)]
+    assert shipped_pushes(options, (2, 2), (True, False)) == []  # shipped where both may call exact
+    # fetched in the background as soon as a duel of two dice each is under way
+    TrainedDuels.fetch_ahead(options, (2, 2), (True, True))
+    keys = [strategy_key(options, (2, 2), default_k(options, (2, 2)), (True, True), (face,)) for face in range(1, 7)]
+    for _ in range(600):
+        if all(TrainedDuels.cache.get(key) is not None for key in keys):
+            break
+        time.sleep(0.1)
+    assert all(TrainedDuels.cache.get(key) is not None for key in keys)
+    # the other player pushes its 5 with 2x5: the rest of the round is the shipped strategy's
+    game = Game(options, ["A", "B"])
+    state, _ = game.position([(2, 3), (5, 6)], starter=0).apply(BidAction(Bid(1, 2)), 0)
+    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
+    state, _ = state.apply(Reroll(1, (4,)))
+    bot = DuelBot(seed=3)
+    bot.start(game, 0)
+    view = state.view(0)
+    assert bot.act(view) in view.legal_actions and bot.source == "duel"
+    bot.close()

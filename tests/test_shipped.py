@@ -367,13 +367,19 @@ def test_the_manifest_refuses_two_files_for_one_round(folders: Path) -> None:
 def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     plan = entries()
     # 24 pairs of cups in each of 8 variants, and 1 vs 1 in the three with an exact call; Soar's
-    # once an exact is called, the six sizes up to 4 dice in all
-    assert len(plan) == 24 * 8 + 3 + 3 * 6 and len({(e.variant, e.dice) for e in plan}) == len(plan)
+    # once an exact is called, the six sizes up to 4 dice in all; and the rounds after a push, up
+    # to 5 dice in all, one a set of dice the pusher (2, 3 or 4 dice) may show: 6, 17 and 33
+    pushed = [e for e in plan if e.variant == "soar-pushed"]
+    assert len(pushed) == 3 * 6 + 2 * 17 + 33 and all(e.pushed for e in pushed)
+    assert {e.dice for e in pushed} == {(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1)}
+    assert len(plan) == 24 * 8 + 3 + 3 * 6 + len(pushed)
+    assert len({(e.variant, e.dice, e.pushed) for e in plan}) == len({e.file for e in plan}) == len(plan)
     assert {e.dice for e in plan} == {(a, b) for a in range(1, 6) for b in range(1, 6)}
     assert {e.variant for e in plan} == set(VARIANTS)
-    # the cut from eight dice in all, in every variant but ones wild (the exploitability goals' game)
+    # the cut from eight dice in all, in every variant but ones wild (the exploitability goals' game),
+    # and after a push at every size
     assert {e.name for e in plan if e.recut is not None} == {
-        e.name for e in plan if sum(e.dice) >= 8 and e.variant != "ones"
+        e.name for e in plan if (sum(e.dice) >= 8 and e.variant != "ones") or e.variant == "soar-pushed"
     }
     assert all(e.to_json().get("recut") == 0.05 for e in plan if e.recut is not None)
     assert all("recut" not in e.to_json() for e in plan if e.recut is None)
@@ -426,14 +432,16 @@ BUDGET = 40_000_000  # bytes: every artifact the repository holds, together
 
 def test_the_package_s_own_artifacts_are_whole_of_the_plan_and_within_the_budget() -> None:
     artifacts = shipped.read_manifest(PACKAGE_SHIPPED)
-    plan = {e.name: e for e in entries(variants=tuple(VARIANTS))}
+    plan = {e.file: e for e in entries(variants=tuple(VARIANTS))}
+    assert set(plan) == {a.file for a in artifacts}, "an entry of the plan not shipped, or the reverse"
     for artifact in artifacts:
         # made by today's plan entry (a changed plan makes it again), and it plays what it says
-        entry = plan[f"{artifact.variant}-{artifact.dice[0]}v{artifact.dice[1]}"]
-        assert artifact.plan == entry.to_json() and artifact.file == entry.file, artifact.file
+        entry = plan[artifact.file]
+        assert artifact.plan == entry.to_json() and artifact.variant == entry.variant, artifact.file
         strategy = shipped.load_artifact(PACKAGE_SHIPPED, artifact)
-        assert strategy.dice == entry.dice
-        assert shipped.rules_key(strategy.options, strategy.exact_left) == artifact.rules
+        assert strategy.dice == entry.dice and strategy.pushed == entry.pushed_round
+        shown = None if strategy.pushed is None else strategy.pushed.dice
+        assert shipped.rules_key(strategy.options, strategy.exact_left, shown) == artifact.rules
     files = {p.name for p in PACKAGE_SHIPPED.glob("*.duel")}
     assert files == {a.file for a in artifacts}, "a .duel file the manifest does not list, or the reverse"
     from liarsdice.bots.cfr import SHIPPED_SOLUTIONS

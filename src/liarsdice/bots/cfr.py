@@ -182,11 +182,14 @@ def duel_exact_left(view: PlayerView) -> tuple[bool, bool] | None:
 def policy_at(
     policy_of: Callable[[Sequence[int], Sequence[Bid]], Mapping[Bid | None, float] | Mapping[Bid | str | None, float]],
     view: PlayerView,
+    since: int = 0,
 ) -> list[tuple[Action, float]] | None:
     """A strategy's policy at this view as legal moves and their chances (None, the liar call, as
     the challenge of the last move, a bid or a pass; "exact" as the exact call; "pass" as a pass);
-    None where the strategy has no answer here."""
-    moves: list[Bid | str] = [t.action.bid if isinstance(t.action, BidAction) else PASS for t in view.history]
+    None where the strategy has no answer here. The strategy's moves are the round's from turn
+    `since` on (after a push, from the bid that carried it)."""
+    turns = view.history[since:]
+    moves: list[Bid | str] = [t.action.bid if isinstance(t.action, BidAction) else PASS for t in turns]
     try:
         policy = policy_of(view.hand, moves)  # type: ignore[arg-type]  # moves are bids where there are no passes
     except (ValueError, KeyError):

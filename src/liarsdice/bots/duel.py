@@ -12,12 +12,13 @@ player 0. The bot plays, in this order of preference:
    games (up to trained.TRAIN_ON_THE_FLY_WORK) are trained on first use and cached there;
 3. the reader (`bots/reader.py`: Expert's play, reading each player by a model of Expert's own
    play as far as that player's reveals fit it), for everything else: more than two players, a
-   push in the round (it rerolls a cup: no trained game has it), a one-die round (wilds do not
-   count there: another game), a duel nobody has trained.
+   one-die round (wilds do not count there: another game), a duel nobody has trained.
 
 Soar's duel is trained with its passes and its exact allowed once a game: a strategy for each
 answer to who may still call it (the game's, not the round's; `cfr.duel_exact_left`). The
-strategy never pushes; once the other player pushes, the reader plays the rest of the round.
+strategy never pushes. The round after a push is a game of its own (`duel.graph.Pushed`, found
+by `after_push`): where one is shipped or trained here for the pushed dice and cups, it plays the
+rest of the round; else the reader does. Nothing is trained for it in a decision.
 
 One exception to that order: against an opponent whose reveals show that it plays as the model
 says (`reader_trust.Trust.trusts`), the reader plays the duel too. An equilibrium loses
@@ -35,6 +36,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..rules import Action, Game, Options, PlayerView
+from .after_push import after_push
 from .base import Bot, Limit
 from .cfr import CfrBot, duel_dice, duel_exact_left, policy_at
 from .reader import ReaderBot
@@ -102,7 +104,8 @@ class DuelBot(Bot):
     def _duel_policy(self, view: PlayerView, limit: Limit | None) -> Policy | None:
         self.source = "fallback"
         dice = duel_dice(view, passes=True)
-        if dice is None:
+        pushed = after_push(view) if dice is None else None
+        if dice is None and pushed is None:
             _fetch_first_duel(view)
             return None
         # Learn from every reveal, also those of rounds the strategy played.
@@ -110,6 +113,15 @@ class DuelBot(Bot):
         if self.reads_the_opponent(view):
             self.source = "reader"
             return None
+        if pushed is not None:
+            after = TrainedDuels.strategy_for(
+                view.options, pushed.dice, self.k, train_small=False, exact_left=pushed.exact_left, pushed=pushed.shown
+            )
+            chances = None if after is None else policy_at(after.play, view, since=pushed.since)
+            if chances is not None:
+                self.source = "duel"
+            return chances
+        assert dice is not None
         if view.options.exact == "none":
             # The exact solution is of bids and the liar call alone: where exact or spot-on may be
             # called the round is another game, which only a strategy trained with it covers.

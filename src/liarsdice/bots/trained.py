@@ -35,10 +35,17 @@ MAX_DUEL_DICE = 5
 ExactLeft = tuple[bool, bool] | None
 
 
+# the dice player 0 showed, for the round after its push (`duel.graph.Pushed`); None: no push
+Shown = tuple[int, ...] | None
+
+
 @lru_cache(maxsize=1024)  # every decision asks
-def strategy_key(options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None) -> str:
+def strategy_key(
+    options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None, pushed: Shown = None
+) -> str:
     """A name for the trained duel of these bidding and counting rules, dice and memory k (and
-    who may still call an exact allowed once a game, the opener first)."""
+    who may still call an exact allowed once a game, the opener first; and for the round after
+    player 0's push, the dice it showed)."""
     from ..duel.graph import exact_worth
 
     rules: dict[str, object] = {**bidding_rules(options, dice), "k": k}
@@ -51,8 +58,24 @@ def strategy_key(options: Options, dice: tuple[int, int], k: int, exact_left: tu
             rules.update(worth="game")
     if options.pass_rule != "none":
         rules.update(passes=options.pass_rule)
+    if pushed is not None:
+        rules.update(pushed=sorted(pushed))
     digest = hashlib.sha256(json.dumps(rules, sort_keys=True).encode()).hexdigest()[:16]
     return f"{dice[0]}v{dice[1]}-f{options.faces}-k{k}-{digest}"
+
+
+def shipped_pushes(options: Options, dice: tuple[int, int], exact_left: ExactLeft) -> list[tuple[int, ...]]:
+    """The dice player 0 may show by a push in this duel for which the package ships the round
+    after it (`duel.plan`'s `soar-pushed`)."""
+    from ..duel.shipped import SHIPPED_DIR, read_manifest, rules_key
+
+    base = rules_key(options, exact_left)
+    out = []
+    for artifact in read_manifest(SHIPPED_DIR):
+        shown = artifact.rules.get("pushed")
+        if shown is not None and artifact.dice == dice and artifact.rules == {**base, "pushed": shown}:
+            out.append(tuple(shown))
+    return out
 
 
 def strategies_dir() -> Path:
@@ -60,12 +83,12 @@ def strategies_dir() -> Path:
 
 
 def load_strategy(
-    options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None
+    options: Options, dice: tuple[int, int], k: int, exact_left: tuple[bool, bool] | None = None, pushed: Shown = None
 ) -> DuelStrategy | None:
     """The trained strategy of this duel from the data directory; else None."""
     from ..duel import DuelStrategy
 
-    name = f"{strategy_key(options, dice, k, exact_left)}.npz"
+    name = f"{strategy_key(options, dice, k, exact_left, pushed)}.npz"
     path = strategies_dir() / name
     if path.exists():
         with contextlib.suppress(ValueError):
@@ -84,11 +107,14 @@ class TrainedDuels:
     # not wait for another loaded ahead (`fetch_ahead`: 20 to 40 ms each, one took 70 ms of a
     # decision at six seats when it shared one lock with them all).
     _loading: ClassVar[dict[str, threading.Lock]] = {}
-    # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
+    # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`); with True
+    # last, every shipped round after a push of player 0 in that duel.
     _ahead: ClassVar[
-        queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft] | None]
+        queue.SimpleQueue[
+            tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft, bool] | None
+        ]
     ] = queue.SimpleQueue()  # None: stop (`_stop_fetching`)
-    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft]]] = set()
+    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft, bool]]] = set()
     _fetcher: ClassVar[threading.Thread | None] = None
     _starting: ClassVar[threading.Lock] = threading.Lock()
     _last_ahead: ClassVar[tuple[int, Options, tuple[int, int], ExactLeft] | None] = None
@@ -102,13 +128,15 @@ class TrainedDuels:
         *,
         train_small: bool = True,
         exact_left: ExactLeft = None,
+        pushed: Shown = None,
     ) -> DuelStrategy | None:
         """The strategy of this duel, remembering `k` bids (None: the duel's default memory, or
         another trained here if that one is not): from memory, the data directory or the package's
         shipped strategies, or trained now if small (unless not `train_small`); else None.
         `exact_left`: who may still call exact (the opener first), where it may be called once a
-        game (no strategy is found there without it)."""
-        return cls._look_up(options, dice, k, train_small, cls.cache, cls.not_trained, exact_left)
+        game (no strategy is found there without it). `pushed`: of the round after player 0 (the
+        pusher, its dice first) showed these dice."""
+        return cls._look_up(options, dice, k, train_small, cls.cache, cls.not_trained, exact_left, pushed)
 
     @classmethod
     def fetch_ahead(cls, options: Options, dice: tuple[int, int], exact_left: ExactLeft = None) -> None:
@@ -119,10 +147,16 @@ class TrainedDuels:
         exact solution of one die each, where the rules have no exact call. Nothing is trained
         there; a lookup that finds nothing is kept as such (`not_trained`). With an exact allowed
         once a game, the next round's players may still call it as in this one (`exact_left`) or
-        the caller of this round's may not."""
+        the caller of this round's may not. Where the rules have a push, the rounds after either
+        player's push in this one too (each a strategy per set of dice shown, loaded in 5 to 90
+        ms, and the first decision after the push needs it at once)."""
         if cls._last_ahead == (id(cls.cache), options, dice, exact_left):
             return  # asked at every decision: most are of the round asked about last
         cls._last_ahead = (id(cls.cache), options, dice, exact_left)
+        if options.push:
+            swapped = None if exact_left is None else (exact_left[1], exact_left[0])
+            cls._ask_ahead(options, dice, exact_left, True)
+            cls._ask_ahead(options, (dice[1], dice[0]), swapped, True)
         a, b = dice
         steps = (-1, 1) if options.exact == "gain_die" else (-1,)
         sizes = [(a + d, b) for d in steps] + [(a, b + d) for d in steps]
@@ -137,15 +171,20 @@ class TrainedDuels:
         """Look up the strategies of the duels of `sizes`, either player opening, in the
         background (`fetch_ahead`); sizes out of the plan are left alone. `exact_left` is of the
         first player of each size."""
-        cache, missing = cls.cache, cls.not_trained
         for x, y in sizes:
             if min(x, y) < 1 or max(x, y) > MAX_DUEL_DICE:
                 continue
             swapped = None if exact_left is None else (exact_left[1], exact_left[0])
             for pair, left in (((x, y), exact_left), ((y, x), swapped)):
-                if (id(cache), options, pair, left) not in cls._asked_ahead:
-                    cls._asked_ahead.add((id(cache), options, pair, left))
-                    cls._ahead.put((cache, missing, options, pair, left))
+                cls._ask_ahead(options, pair, left, False)
+
+    @classmethod
+    def _ask_ahead(cls, options: Options, dice: tuple[int, int], exact_left: ExactLeft, after_push: bool) -> None:
+        cache, missing = cls.cache, cls.not_trained
+        asked = (id(cache), options, dice, exact_left, after_push)
+        if asked not in cls._asked_ahead:
+            cls._asked_ahead.add(asked)
+            cls._ahead.put((cache, missing, options, dice, exact_left, after_push))
         with cls._starting:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
@@ -175,9 +214,13 @@ class TrainedDuels:
             asked = cls._ahead.get()
             if asked is None:
                 return
-            cache, missing, options, dice, left = asked
+            cache, missing, options, dice, left, after_push = asked
             # Into the tables of when it was asked: a test that swapped them meanwhile sees nothing.
             with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
+                if after_push:
+                    for shown in shipped_pushes(options, dice, left):
+                        cls._look_up(options, dice, None, False, cache, missing, left, shown)
+                    continue
                 cls._look_up(options, dice, None, False, cache, missing, left)
                 if dice == (1, 1) and options.exact == "none":
                     # One die each is played by its exact solution: shipped for the presets'
@@ -194,9 +237,10 @@ class TrainedDuels:
         cache: dict[str, DuelStrategy | None],
         not_trained: set[str],
         exact_left: ExactLeft = None,
+        pushed: Shown = None,
     ) -> DuelStrategy | None:
         try:
-            from ..duel import DuelStrategy, default_k, game_for, least_work, likely_work, train
+            from ..duel import DuelStrategy, Pushed, default_k, game_for, least_work, likely_work, train
             from ..duel.shipped import shipped_strategy
         except ImportError:  # the solver's extra (numba) is not installed
             return None
@@ -204,7 +248,7 @@ class TrainedDuels:
             memory = default_k(options, dice) if k is None else k
         except ValueError:  # rules the duel cannot be trained for (an unbounded ladder)
             return None
-        key = strategy_key(options, dice, memory, exact_left)
+        key = strategy_key(options, dice, memory, exact_left, pushed)
         if key in cache:
             return cache[key]
         if not train_small and key in not_trained:
@@ -214,15 +258,15 @@ class TrainedDuels:
         with loading:
             if key in cache:
                 return cache[key]
-            strategy = load_strategy(options, dice, memory, exact_left)
+            strategy = load_strategy(options, dice, memory, exact_left, pushed)
             if strategy is None and k is None:
                 # Trained with another memory (`liarsdice train --k`): better than none.
                 for other in (*range(memory - 1, 1, -1), *range(memory + 1, 13)):
-                    strategy = load_strategy(options, dice, other, exact_left)
+                    strategy = load_strategy(options, dice, other, exact_left, pushed)
                     if strategy is not None:
                         break
             if strategy is None:
-                strategy = shipped_strategy(options, dice, exact_left=exact_left)
+                strategy = shipped_strategy(options, dice, exact_left=exact_left, pushed=pushed)
                 if strategy is not None and k is not None and strategy.k != k:
                     strategy = None  # another memory was asked for
             if strategy is None and not train_small:
@@ -235,14 +279,21 @@ class TrainedDuels:
                     # too big had cost Soar's first turns of a round 50 to 110 ms.
                     likely = likely_work(options, dice, memory) / 4
                     small = max(least_work(options, dice), likely) <= TRAIN_ON_THE_FLY_WORK
-                    game = game_for(options, dice, memory, exact_left=exact_left) if small else None
+                    round_after = None if pushed is None else Pushed(0, pushed)
+                    game = game_for(options, dice, memory, exact_left=exact_left, pushed=round_after) if small else None
                 except ValueError:
                     game = None
                 if game is not None:
                     work = len(game.players[0].hands) * len(game.players[1].hands) * game.num_edges
                     if work <= TRAIN_ON_THE_FLY_WORK:
                         trained = train(
-                            options, dice, k=memory, iterations=TRAIN_ITERATIONS, game=game, exact_left=exact_left
+                            options,
+                            dice,
+                            k=memory,
+                            iterations=TRAIN_ITERATIONS,
+                            game=game,
+                            exact_left=exact_left,
+                            pushed=round_after,
                         )
                         # Played as saved, as any other process will load it from the data
                         # directory: saving drops its smallest probabilities (`stored`).

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules import Options, preset_options
-from .graph import PASS_MOST_DICE, exact_worth
+from ..solver.tree import GameSpec, hands_of
+from .graph import PASS_MOST_DICE, Pushed, exact_worth
 
 # name: (preset, overrides). The keys of the presets' two-player rounds: classic (no wild),
 # openspiel (top wild), perudo_basic (Perudo's bids: ones wild, halve / double-plus-one, no
@@ -24,8 +25,9 @@ from .graph import PASS_MOST_DICE, exact_worth
 # spot-on: a hit costs the bidder a die). Ones wild with plain bids is the game of `liarsdice
 # exploit` (classic or openspiel with wild_face=1). Soar (Perudo's bids, pass, and an exact a
 # player may call once a game) has a variant per answer to who may still call it, the opener's
-# first: both, the opener only, the other only, neither. A push is not part of the trained game:
-# a round where someone pushes is played by the reader.
+# first: both, the opener only, the other only, neither. A push is not part of those games; the
+# round after one is a game of its own (`graph.Pushed`), `soar-pushed`: an entry per pair of cups
+# (the pusher's first) and dice it may show, where both may still call exact.
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "ones": ("classic", {"wild_face": 1}),
     "top": ("openspiel", {}),
@@ -38,6 +40,7 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "soar-opener": ("soar", {}),
     "soar-other": ("soar", {}),
     "soar-spent": ("soar", {}),
+    "soar-pushed": ("soar", {}),
 }
 # Who may still call exact, the opener's first, where the rules allow one a game.
 EXACT_LEFT: dict[str, tuple[bool, bool]] = {
@@ -45,6 +48,7 @@ EXACT_LEFT: dict[str, tuple[bool, bool]] = {
     "soar-opener": (True, False),
     "soar-other": (False, True),
     "soar-spent": (False, False),
+    "soar-pushed": (True, True),
 }
 # What `train --all` ships unless --variant names others: every variant, within the 40 MB
 # (docs/solving.md, "Shipped strategies").
@@ -52,14 +56,18 @@ PLANNED = tuple(VARIANTS)
 # The most dice in all of a variant's entries where not every size up to 5 vs 5 is shipped: Soar's
 # once a player has called its exact, whose every size would take as many bytes again as Soar's
 # first, and as much training. Its last rounds are shipped, where a game is decided.
-MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 4, "soar-other": 4, "soar-spent": 4}
+MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 4, "soar-other": 4, "soar-spent": 4, "soar-pushed": 5}
+# Variants of the round after a push: the pusher is player 0, and each entry is of one set of
+# shown dice (`pushes`).
+PUSHED = ("soar-pushed",)
 MAX_DICE = 5
 SEED = 22
 # Where seven variants and Soar's four would not fit the 40 MB at the plan's precision: from
 # RECUT_FROM dice in all (half the bytes, where an abstraction that remembers two bids costs
 # most already), each variant but FULL_PRECISION drops, once packed, its moves under RECUT and
 # is quantised again (`packed.recut`): 40% fewer bytes there. Ones wild keeps every probability
-# it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's game) are on it. What
+# it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's game) are on it. The
+# rounds after a push are cut at every size: a strategy per set of dice shown (85 of them). What
 # the cut costs: docs/strength.md, "Packing".
 RECUT = 0.05
 RECUT_FROM = 8
@@ -111,10 +119,16 @@ class Entry:
     bits: int
     threshold: float
     recut: float | None = None  # once packed, the moves under this dropped in turn (`packed.recut`)
+    pushed: tuple[int, ...] | None = None  # the round after player 0 showed these dice (`graph.Pushed`)
 
     @property
     def name(self) -> str:
-        return f"{self.variant}-{self.dice[0]}v{self.dice[1]}"
+        shows = "" if self.pushed is None else "-show" + "".join(map(str, self.pushed))
+        return f"{self.variant}-{self.dice[0]}v{self.dice[1]}{shows}"
+
+    @property
+    def pushed_round(self) -> Pushed | None:
+        return None if self.pushed is None else Pushed(0, self.pushed)
 
     @property
     def file(self) -> str:
@@ -141,7 +155,7 @@ class Entry:
 
         return {
             "variant": self.variant,
-            "rules": rules_key(self.options(), self.exact_left),
+            "rules": rules_key(self.options(), self.exact_left, self.pushed),
             "dice": list(self.dice),
             "k": self.k,
             "iterations": self.iterations,
@@ -152,6 +166,20 @@ class Entry:
             **({"recut": self.recut} if self.recut is not None else {}),
             **({"worth": self.worth} if self.worth is not None else {}),
         }
+
+
+def pushes(options: Options, cup: int) -> list[tuple[int, ...]]:
+    """The dice a player holding `cup` may show by a push of just the dice that count for its bid
+    (one at least, and one left under the cup), smallest sets first: with ones wild, some ones and
+    some of one other face. 6 with a cup of 2, 17 with 3, 33 with 4."""
+    spec = GameSpec.from_options(options, (cup, 1))
+    faces = range(1, spec.faces + 1)
+    return [
+        shown
+        for size in range(1, cup)
+        for shown in hands_of(size, spec.faces)
+        if any(spec.count(shown, face) == size for face in faces)
+    ]
 
 
 def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str, ...] = PLANNED) -> list[Entry]:
@@ -174,8 +202,12 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
                 if passes and PASS_MOST_DICE in (a, b) and k < 12:
                     k = max(2, k - 1)  # where a player may pass the graph has 3 to 7 times the edges
                 n = n if iterations is None else iterations
-                cut = RECUT if total >= RECUT_FROM and variant not in FULL_PRECISION else None
-                out.append(Entry(variant, (a, b), k, n, sample, seed, bits, threshold, cut))
+                cut = RECUT if (total >= RECUT_FROM or variant in PUSHED) and variant not in FULL_PRECISION else None
+                shown_sets: list[tuple[int, ...] | None] = [None]
+                if variant in PUSHED:
+                    shown_sets = list(pushes(rules, a))  # a cup of one die cannot push: none
+                for shown in shown_sets:
+                    out.append(Entry(variant, (a, b), k, n, sample, seed, bits, threshold, cut, shown))
     return out
 
 

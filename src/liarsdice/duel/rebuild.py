@@ -59,7 +59,7 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None, threads: int = 1
 
     started = time.perf_counter()
     options = entry.options()
-    game = game_for(options, entry.dice, entry.k, exact_left=entry.exact_left)
+    game = game_for(options, entry.dice, entry.k, exact_left=entry.exact_left, pushed=entry.pushed_round)
     trainer = Trainer(game, sample=entry.sample, seed=entry.seed, threads=threads)
     # what the training depends on: not how it is packed, which may change after a stop
     about = {"plan": {k: v for k, v in entry.to_json().items() if k not in ("bits", "threshold", "recut")}}
@@ -91,7 +91,16 @@ def build(entry: Entry, stop: Callable[[], bool] | None = None, threads: int = 1
         "seed": entry.seed,
     }
     strategy = DuelStrategy(
-        options, entry.dice, entry.k, [liar0, liar1], [bid0, bid1], meta, game, [exact0, exact1], entry.exact_left
+        options,
+        entry.dice,
+        entry.k,
+        [liar0, liar1],
+        [bid0, bid1],
+        meta,
+        game,
+        [exact0, exact1],
+        entry.exact_left,
+        entry.pushed_round,
     )
     data = pack(strategy, entry.bits, entry.threshold)
     if entry.recut is not None:
@@ -144,7 +153,7 @@ def record(directory: Path, built: Built) -> Artifact:
     artifact = Artifact(
         file=entry.file,
         variant=entry.variant,
-        rules=rules_key(entry.options(), entry.exact_left),
+        rules=rules_key(entry.options(), entry.exact_left, entry.pushed),
         dice=entry.dice,
         k=entry.k,
         bits=entry.bits,

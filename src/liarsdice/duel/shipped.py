@@ -46,24 +46,30 @@ RULE_FIELDS = (
     "exact_limit",
     "exact_cap",
 )
-# Only in the keys of rules that have them: Soar's pass, and who may still call an exact allowed
-# once a game (the game's, not the round's: a strategy per answer).
-OPTIONAL_FIELDS = ("pass", "exact_left")
+# Only in the keys of rules that have them: Soar's pass, who may still call an exact allowed once
+# a game (the game's, not the round's: a strategy per answer), and for the round after a push the
+# dice player 0 showed (`graph.Pushed`: the pusher is player 0).
+OPTIONAL_FIELDS = ("pass", "exact_left", "pushed")
 
 
 class ManifestError(ValueError):
     """A manifest or shipped file that does not check out (the message says what and where)."""
 
 
-def rules_key(options: Options, exact_left: tuple[bool, bool] | None = None) -> dict[str, Any]:
+def rules_key(
+    options: Options, exact_left: tuple[bool, bool] | None = None, pushed: tuple[int, ...] | None = None
+) -> dict[str, Any]:
     """The rules a shipped strategy is for, as the manifest records them; `exact_left` where exact
-    may be called once a game (which players still may)."""
+    may be called once a game (which players still may); `pushed`, the dice player 0 showed, for
+    the round after its push."""
     rules = {**options.to_dict(), "exact_cap": exact_cap(options)}
     key = {name: rules[name] for name in RULE_FIELDS}
     if options.pass_rule != "none":
         key["pass"] = options.pass_rule
     if options.exact != "none" and options.exact_limit != "unlimited" and exact_left is not None:
         key["exact_left"] = [bool(exact_left[0]), bool(exact_left[1])]
+    if pushed is not None:
+        key["pushed"] = sorted(int(d) for d in pushed)
     return key
 
 
@@ -247,7 +253,10 @@ def load_artifact(directory: Path, artifact: Artifact) -> DuelStrategy:
     except ValueError as e:
         raise ManifestError(str(e)) from e
     strategy.meta["shipped"] = artifact.file
-    got = (rules_key(strategy.options, strategy.exact_left), strategy.dice, strategy.k)
+    shown = None if strategy.pushed is None else strategy.pushed.dice
+    if strategy.pushed is not None and strategy.pushed.seat != 0:
+        raise ManifestError(f"{path} is of a round after player 1's push: a shipped one is after player 0's")
+    got = (rules_key(strategy.options, strategy.exact_left, shown), strategy.dice, strategy.k)
     if got != (artifact.rules, artifact.dice, artifact.k):
         raise ManifestError(
             f"{path} holds {got[1][0]} vs {got[1][1]} dice at k={got[2]} with rules {got[0]}, "
@@ -273,17 +282,19 @@ def shipped_strategy(
     dice: tuple[int, int],
     directory: Path | None = None,
     exact_left: tuple[bool, bool] | None = None,
+    pushed: tuple[int, ...] | None = None,
 ) -> DuelStrategy | None:
     """The shipped strategy of a two-player round of these rules and dice (the opener's first)
-    and, where exact may be called once a game, `exact_left` (the opener's first); None if none
-    is shipped or it does not check out (then logged as a warning)."""
+    and, where exact may be called once a game, `exact_left` (the opener's first); with `pushed`,
+    of the round after player 0 (the pusher, its dice first) showed those dice. None if none is
+    shipped or it does not check out (then logged as a warning)."""
     where = SHIPPED_DIR if directory is None else directory
     try:
         artifacts = read_manifest(where)
     except ManifestError as e:
         _report(str(e))
         return None
-    key = rules_key(options, exact_left)
+    key = rules_key(options, exact_left, pushed)
     for artifact in artifacts:
         if artifact.rules == key and artifact.dice == tuple(dice):
             try:

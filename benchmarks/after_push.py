@@ -1,0 +1,93 @@
+"""Who plays the best level's decisions after a push: a trained strategy, or the reader?
+
+    python benchmarks/after_push.py [--games 200] [--seed 1] [--opponent Expert] [--dice 5]
+
+Whole heads-up Soar games, Master against `--opponent` (a level), seats alternated and each game
+and bot seeded. Every decision of Master is counted by what the round is (a duel before any push,
+a duel after one, or anything else) and by what played it (`DuelBot.source`: the trained
+strategy, `duel`, or the reader). After a push the strategy plays where the round after it is
+shipped (`duel.plan`'s `soar-pushed`: cups of up to 5 dice in all), unless the other player
+passed before the push or pushed twice. It prints figures; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import shlex
+import sys
+import time
+from collections import Counter
+
+from liarsdice.bots.after_push import after_push
+from liarsdice.bots.cfr import duel_dice
+from liarsdice.bots.duel import DuelBot
+from liarsdice.levels import find
+from liarsdice.match import play_game
+from liarsdice.players import make_bot
+from liarsdice.rules import Game, PlayerView, preset_options
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent", default="Expert", help="the level Master plays against")
+    parser.add_argument("--dice", type=int, default=5, help="dice a player at the start")
+    args = parser.parse_args(argv)
+    print("$ python " + " ".join(shlex.quote(a) for a in [sys.argv[0], *(argv or sys.argv[1:])]))
+    print(f"python {platform.python_version()} on {platform.machine()}")
+    opponent = find(args.opponent)
+    if opponent is None:
+        raise SystemExit(f"--opponent {args.opponent!r} is not a level")
+    game = Game(preset_options("soar", {"num_players": 2, "dice_per_player": args.dice}))
+    tally: Counter[tuple[str, str]] = Counter()
+    sizes: Counter[tuple[tuple[int, int], str]] = Counter()
+    wins = 0
+
+    class Counted:
+        def __init__(self, bot: DuelBot) -> None:
+            self.bot = bot
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.bot, name)
+
+        def act(self, view: PlayerView, limit: object = None) -> object:
+            action = self.bot.act(view, limit)  # type: ignore[arg-type]
+            duel = duel_dice(view, passes=True) is not None
+            pushed = None if duel else after_push(view)
+            kind = "duel" if duel else "after a push" if pushed else "other"
+            tally[(kind, self.bot.source)] += 1
+            if pushed is not None:
+                sizes[(pushed.dice, self.bot.source)] += 1
+            return action
+
+    started = time.perf_counter()
+    for g in range(args.games):
+        seed = args.seed * 100_000 + g
+        master = DuelBot(seed=2 * seed)
+        other = make_bot(opponent.bot, 2 * seed + 1)
+        seats = [Counted(master), other] if g % 2 == 0 else [other, Counted(master)]
+        state, _ = play_game(game, seats, seed=seed)  # type: ignore[arg-type]
+        result = state.result
+        if result is not None and result.places[g % 2] == 1:
+            wins += 1
+    print(f"{args.games} games of {args.dice} dice each, Master against {opponent.name}: Master won {wins}")
+    print(f"{time.perf_counter() - started:.0f} s")
+    print("| Master's decisions | strategy (duel) | reader | other |")
+    print("|---|---|---|---|")
+    for kind in ("duel", "after a push", "other"):
+        row = {source: n for (k, source), n in tally.items() if k == kind}
+        strategy = row.pop("duel", 0)
+        reader = row.pop("reader", 0) + row.pop("fallback", 0)
+        print(f"| {kind} | {strategy} | {reader} | {sum(row.values())} |")
+    print()
+    print("After a push, by cups (the pusher's first): strategy / reader")
+    for dice in sorted({d for d, _ in sizes}):
+        played = sizes[(dice, "duel")]
+        read = sizes[(dice, "reader")] + sizes[(dice, "fallback")]
+        print(f"  {dice[0]}v{dice[1]}: {played} / {read}")
+
+
+if __name__ == "__main__":
+    main()
