@@ -7,7 +7,6 @@ to walk: three faces, every bid remembered."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -149,23 +148,20 @@ def test_the_duel_bot_plays_the_round_after_the_other_s_push_from_its_strategy(d
     bot.close()
 
 
-def test_the_rounds_after_a_push_are_shipped_fetched_ahead_and_played(data: Path) -> None:
-    from liarsdice.bots.trained import shipped_pushes
+def test_the_rounds_after_a_push_are_shipped_and_played(data: Path) -> None:
     from liarsdice.duel.plan import pushes
+    from liarsdice.duel.shipped import SHIPPED_DIR, read_manifest, rules_key
 
     options = preset_options("soar", {"num_players": 2})  # cups of 5: the shipped strategies' cap
-    # every set of dice a cup of two may show by a push of the dice that count for its bid
-    shown = sorted(shipped_pushes(options, (2, 2), (True, True)))
-    assert shown == sorted(pushes(options, 2)) == [(face,) for face in range(1, 7)]
-    assert shipped_pushes(options, (2, 2), (True, False)) == []  # shipped where both may call exact
-    # fetched in the background as soon as a duel of two dice each is under way
-    TrainedDuels.fetch_ahead(options, (2, 2), (True, True))
-    keys = [strategy_key(options, (2, 2), default_k(options, (2, 2)), (True, True), (face,)) for face in range(1, 7)]
-    for _ in range(600):
-        if all(TrainedDuels.cache.get(key) is not None for key in keys):
-            break
-        time.sleep(0.1)
-    assert all(TrainedDuels.cache.get(key) is not None for key in keys)
+    # every set of dice a cup of two may show by a push of the dice that count for its bid, where
+    # both may still call exact
+    shipped = {tuple(a.rules["pushed"]) for a in read_manifest(SHIPPED_DIR) if a.dice == (2, 2) and "pushed" in a.rules}
+    assert sorted(shipped) == sorted(pushes(options, 2)) == [(face,) for face in range(1, 7)]
+    assert all(
+        a.rules == rules_key(options, (True, True), a.rules["pushed"])
+        for a in read_manifest(SHIPPED_DIR)
+        if "pushed" in a.rules
+    )
     # the other player pushes its 5 with 2x5: the rest of the round is the shipped strategy's
     game = Game(options, ["A", "B"])
     state, _ = game.position([(2, 3), (5, 6)], starter=0).apply(BidAction(Bid(1, 2)), 0)
@@ -175,4 +171,15 @@ def test_the_rounds_after_a_push_are_shipped_fetched_ahead_and_played(data: Path
     bot.start(game, 0)
     view = state.view(0)
     assert bot.act(view) in view.legal_actions and bot.source == "duel"
+    key = strategy_key(options, (2, 2), default_k(options, (2, 2)), (True, True), (5,))
+    assert (
+        TrainedDuels.cache[key] is not None and TrainedDuels.cache[key].meta["shipped"] == "soar-pushed-2v2-show5.duel"
+    )
+    # once the other has called its exact, nothing is shipped for the round after a push: the reader plays
+    used = game.position([(2, 3), (5, 6)], starter=0, exact_used=[1])
+    state, _ = used.apply(BidAction(Bid(1, 2)), 0)
+    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
+    state, _ = state.apply(Reroll(1, (4,)))
+    view = state.view(0)
+    assert bot.act(view) in view.legal_actions and bot.source == "fallback"
     bot.close()

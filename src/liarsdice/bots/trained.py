@@ -64,20 +64,6 @@ def strategy_key(
     return f"{dice[0]}v{dice[1]}-f{options.faces}-k{k}-{digest}"
 
 
-def shipped_pushes(options: Options, dice: tuple[int, int], exact_left: ExactLeft) -> list[tuple[int, ...]]:
-    """The dice player 0 may show by a push in this duel for which the package ships the round
-    after it (`duel.plan`'s `soar-pushed`)."""
-    from ..duel.shipped import SHIPPED_DIR, read_manifest, rules_key
-
-    base = rules_key(options, exact_left)
-    out = []
-    for artifact in read_manifest(SHIPPED_DIR):
-        shown = artifact.rules.get("pushed")
-        if shown is not None and artifact.dice == dice and artifact.rules == {**base, "pushed": shown}:
-            out.append(tuple(shown))
-    return out
-
-
 def strategies_dir() -> Path:
     return data_dir() / "duel"
 
@@ -107,14 +93,11 @@ class TrainedDuels:
     # not wait for another loaded ahead (`fetch_ahead`: 20 to 40 ms each, one took 70 ms of a
     # decision at six seats when it shared one lock with them all).
     _loading: ClassVar[dict[str, threading.Lock]] = {}
-    # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`); with True
-    # last, every shipped round after a push of player 0 in that duel.
+    # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
     _ahead: ClassVar[
-        queue.SimpleQueue[
-            tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft, bool] | None
-        ]
+        queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft] | None]
     ] = queue.SimpleQueue()  # None: stop (`_stop_fetching`)
-    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft, bool]]] = set()
+    _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft]]] = set()
     _fetcher: ClassVar[threading.Thread | None] = None
     _starting: ClassVar[threading.Lock] = threading.Lock()
     _last_ahead: ClassVar[tuple[int, Options, tuple[int, int], ExactLeft] | None] = None
@@ -147,16 +130,12 @@ class TrainedDuels:
         exact solution of one die each, where the rules have no exact call. Nothing is trained
         there; a lookup that finds nothing is kept as such (`not_trained`). With an exact allowed
         once a game, the next round's players may still call it as in this one (`exact_left`) or
-        the caller of this round's may not. Where the rules have a push, the rounds after either
-        player's push in this one too (each a strategy per set of dice shown, loaded in 5 to 90
-        ms, and the first decision after the push needs it at once)."""
+        the caller of this round's may not. The rounds after a push are not looked up ahead: up
+        to 33 strategies a duel, loaded in the background, had made Soar's slowest decisions
+        (p99) a third slower, for the few rounds where one is played (docs/strength.md)."""
         if cls._last_ahead == (id(cls.cache), options, dice, exact_left):
             return  # asked at every decision: most are of the round asked about last
         cls._last_ahead = (id(cls.cache), options, dice, exact_left)
-        if options.push:
-            swapped = None if exact_left is None else (exact_left[1], exact_left[0])
-            cls._ask_ahead(options, dice, exact_left, True)
-            cls._ask_ahead(options, (dice[1], dice[0]), swapped, True)
         a, b = dice
         steps = (-1, 1) if options.exact == "gain_die" else (-1,)
         sizes = [(a + d, b) for d in steps] + [(a, b + d) for d in steps]
@@ -171,20 +150,15 @@ class TrainedDuels:
         """Look up the strategies of the duels of `sizes`, either player opening, in the
         background (`fetch_ahead`); sizes out of the plan are left alone. `exact_left` is of the
         first player of each size."""
+        cache, missing = cls.cache, cls.not_trained
         for x, y in sizes:
             if min(x, y) < 1 or max(x, y) > MAX_DUEL_DICE:
                 continue
             swapped = None if exact_left is None else (exact_left[1], exact_left[0])
             for pair, left in (((x, y), exact_left), ((y, x), swapped)):
-                cls._ask_ahead(options, pair, left, False)
-
-    @classmethod
-    def _ask_ahead(cls, options: Options, dice: tuple[int, int], exact_left: ExactLeft, after_push: bool) -> None:
-        cache, missing = cls.cache, cls.not_trained
-        asked = (id(cache), options, dice, exact_left, after_push)
-        if asked not in cls._asked_ahead:
-            cls._asked_ahead.add(asked)
-            cls._ahead.put((cache, missing, options, dice, exact_left, after_push))
+                if (id(cache), options, pair, left) not in cls._asked_ahead:
+                    cls._asked_ahead.add((id(cache), options, pair, left))
+                    cls._ahead.put((cache, missing, options, pair, left))
         with cls._starting:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
@@ -214,13 +188,9 @@ class TrainedDuels:
             asked = cls._ahead.get()
             if asked is None:
                 return
-            cache, missing, options, dice, left, after_push = asked
+            cache, missing, options, dice, left = asked
             # Into the tables of when it was asked: a test that swapped them meanwhile sees nothing.
             with contextlib.suppress(Exception):  # a lookup failed here is made again when needed
-                if after_push:
-                    for shown in shipped_pushes(options, dice, left):
-                        cls._look_up(options, dice, None, False, cache, missing, left, shown)
-                    continue
                 cls._look_up(options, dice, None, False, cache, missing, left)
                 if dice == (1, 1) and options.exact == "none":
                     # One die each is played by its exact solution: shipped for the presets'
