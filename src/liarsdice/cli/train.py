@@ -64,7 +64,7 @@ def train(
         typer.Option(
             "--variant",
             help="--all: only these variants: ones, top, none, perudo, jokers, calza, spot-on, soar (the plan's); "
-            "soar-opener, soar-other, soar-spent",
+            "soar-opener, soar-other, soar-spent; soar-pushed (the rounds after a push)",
         ),
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", help="--all: duels trained at once, one process each")] = 1,
