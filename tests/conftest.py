@@ -81,6 +81,18 @@ free_port = services.free_port
 new_postgres_database = services.new_database
 
 
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty data directory of its own (`LIARSDICE_DATA`), and no duel strategy looked up
+    before it in this process."""
+    from liarsdice.bots.trained import TrainedDuels
+
+    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
+    TrainedDuels.forget()
+    yield tmp_path
+    TrainedDuels.forget()
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database: SQLite, then PostgreSQL."""

@@ -103,14 +103,6 @@ def test_a_soar_strategy_survives_packing_and_saving(tmp_path: Path) -> None:
     assert EXACT not in strategy.policy(strategy.game.players[0].hands[0], [Bid(1, 2), Bid(1, 3)])
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
-    TrainedDuels.forget()
-    yield tmp_path
-    TrainedDuels.forget()
-
-
 def test_the_duel_bot_plays_soar_s_duel_from_a_strategy_until_someone_pushes(data: Path) -> None:
     options = soar(faces=3, dice_per_player=2)
     game = Game(options, ["A", "B"])

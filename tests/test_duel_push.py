@@ -28,14 +28,6 @@ def soar(faces: int = 3, **more: object) -> Options:
     return preset_options("soar", {"num_players": 2, "faces": faces, **more})
 
 
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path))
-    TrainedDuels.forget()
-    yield tmp_path
-    TrainedDuels.forget()
-
-
 def test_the_round_after_a_push_starts_at_every_bid_the_push_may_carry() -> None:
     g = game_for(soar(), (2, 1), 12, exact_left=(True, True), pushed=Pushed(0, (2,)))
     # a shown 2 counts for a bid on 2s only (ones are wild, a 2 is not)

@@ -93,6 +93,12 @@ class Pushed:
         return cls(int(d["seat"]), tuple(int(x) for x in d["dice"]))
 
 
+def push_goes_with(spec: GameSpec, shown: Hand, face: int) -> bool:
+    """Whether a push of `shown` may carry a bid on `face`: every shown die counts for it (the
+    dice that count for a bid are what a push shows)."""
+    return spec.count(shown, face) == len(shown)
+
+
 class Stopped(Exception):
     """A build or a training asked to stop (its time is up, or Ctrl-C or SIGTERM) before it had
     anything worth keeping."""
@@ -218,7 +224,7 @@ class AbstractGame:
         if self.pushed is None:
             return np.zeros(1, dtype=self._dtype)
         shown = self.pushed.dice
-        rungs = [r for r, b in enumerate(self.spec.bids) if self.spec.count(shown, b.face) == len(shown)]
+        rungs = [r for r, b in enumerate(self.spec.bids) if push_goes_with(self.spec, shown, b.face)]
         one = np.ones(1, dtype=self._dtype)[0]
         keys = [self._key(0, 1 - self.pushed.seat, one << r) for r in rungs]
         return np.unique(np.array(keys, dtype=self._dtype))
@@ -328,7 +334,7 @@ class AbstractGame:
                 )
             rung = ladder.index[move]
             if not rungs and self.pushed is not None:
-                if self.spec.count(self.pushed.dice, move.face) != len(self.pushed.dice):
+                if not push_goes_with(self.spec, self.pushed.dice, move.face):
                     shown = list(self.pushed.dice)
                     raise ValueError(f"a push of {shown} does not go with {move}: not all of it counts for it")
             elif not rungs and rung not in self.spec.openings:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..rules import Options, preset_options
 from ..solver.tree import GameSpec, hands_of
-from .graph import PASS_MOST_DICE, Pushed, exact_worth
+from .graph import PASS_MOST_DICE, Pushed, exact_worth, push_goes_with
 
 # name: (preset, overrides). The keys of the presets' two-player rounds: classic (no wild),
 # openspiel (top wild), perudo_basic (Perudo's bids: ones wild, halve / double-plus-one, no
@@ -178,7 +178,7 @@ def pushes(options: Options, cup: int) -> list[tuple[int, ...]]:
         shown
         for size in range(1, cup)
         for shown in hands_of(size, spec.faces)
-        if any(spec.count(shown, face) == size for face in faces)
+        if any(push_goes_with(spec, shown, face) for face in faces)
     ]
 
 
