@@ -1,13 +1,17 @@
-"""Who plays the best level's decisions after a push: a trained strategy, or the reader?
+"""Who plays the best level's decisions in Soar, after a push and once an exact is called: a
+trained strategy, or the reader?
 
     python benchmarks/after_push.py [--games 200] [--seed 1] [--opponent Expert] [--dice 5]
 
 Whole heads-up Soar games, Master against `--opponent` (a level), seats alternated and each game
-and bot seeded. Every decision of Master is counted by what the round is (a duel before any push,
-a duel after one, or anything else) and by what played it (`DuelBot.source`: the trained
-strategy, `duel`, or the reader). After a push the strategy plays where the round after it is
-shipped (`duel.plan`'s `soar-pushed`: cups of up to 5 dice in all), unless the other player
-passed before the push or pushed twice. It prints figures; nothing is asserted.
+and bot seeded. Every decision of Master is counted by what the round is (a duel before any push
+where both may still call exact, one once an exact is called, a duel after a push, or anything
+else) and by what played it (`DuelBot.source`): the trained strategy (`duel`), the reader because
+it trusts its read of the other (`reader`), or the reader because no strategy covers the round
+(`fallback`). After a push the strategy plays where the round after it is shipped (`duel.plan`'s
+`soar-pushed`: cups of up to 5 dice in all), unless the other player passed before the push or
+pushed twice; once an exact is called, where `soar-opener`, `soar-other` or `soar-spent` is (up
+to 6 dice in all). It prints figures; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import time
 from collections import Counter
 
 from liarsdice.bots.after_push import after_push
-from liarsdice.bots.cfr import duel_dice
+from liarsdice.bots.cfr import duel_dice, duel_exact_left
 from liarsdice.bots.duel import DuelBot
 from liarsdice.levels import find
 from liarsdice.match import play_game
@@ -43,6 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     game = Game(preset_options("soar", {"num_players": 2, "dice_per_player": args.dice}))
     tally: Counter[tuple[str, str]] = Counter()
     sizes: Counter[tuple[tuple[int, int], str]] = Counter()
+    spent: Counter[tuple[int, str]] = Counter()
     wins = 0
 
     class Counted:
@@ -54,9 +59,14 @@ def main(argv: list[str] | None = None) -> None:
 
         def act(self, view: PlayerView, limit: object = None) -> object:
             action = self.bot.act(view, limit)  # type: ignore[arg-type]
-            duel = duel_dice(view, passes=True) is not None
-            pushed = None if duel else after_push(view)
-            kind = "duel" if duel else "after a push" if pushed else "other"
+            dice = duel_dice(view, passes=True)
+            pushed = None if dice is not None else after_push(view)
+            if dice is not None:
+                kind = "duel" if duel_exact_left(view) == (True, True) else "duel, an exact called"
+                if kind != "duel":
+                    spent[(sum(dice), self.bot.source)] += 1
+            else:
+                kind = "after a push" if pushed else "other"
             tally[(kind, self.bot.source)] += 1
             if pushed is not None:
                 sizes[(pushed.dice, self.bot.source)] += 1
@@ -74,19 +84,20 @@ def main(argv: list[str] | None = None) -> None:
             wins += 1
     print(f"{args.games} games of {args.dice} dice each, Master against {opponent.name}: Master won {wins}")
     print(f"{time.perf_counter() - started:.0f} s")
-    print("| Master's decisions | strategy (duel) | reader | other |")
-    print("|---|---|---|---|")
-    for kind in ("duel", "after a push", "other"):
+    print("| Master's decisions | strategy (duel) | reader, trusted | reader, no strategy | other |")
+    print("|---|---|---|---|---|")
+    for kind in ("duel", "duel, an exact called", "after a push", "other"):
         row = {source: n for (k, source), n in tally.items() if k == kind}
-        strategy = row.pop("duel", 0)
-        reader = row.pop("reader", 0) + row.pop("fallback", 0)
-        print(f"| {kind} | {strategy} | {reader} | {sum(row.values())} |")
+        strategy, trusted, uncovered = row.pop("duel", 0), row.pop("reader", 0), row.pop("fallback", 0)
+        print(f"| {kind} | {strategy} | {trusted} | {uncovered} | {sum(row.values())} |")
+    print()
+    print("Once an exact is called, by dice in all: strategy / reader trusted / no strategy")
+    for total in sorted({t for t, _ in spent}):
+        print(f"  {total}: {spent[(total, 'duel')]} / {spent[(total, 'reader')]} / {spent[(total, 'fallback')]}")
     print()
     print("After a push, by cups (the pusher's first): strategy / reader")
     for dice in sorted({d for d, _ in sizes}):
-        played = sizes[(dice, "duel")]
-        read = sizes[(dice, "reader")] + sizes[(dice, "fallback")]
-        print(f"  {dice[0]}v{dice[1]}: {played} / {read}")
+        print(f"  {dice[0]}v{dice[1]}: {sizes[(dice, 'duel')]} / {sizes[(dice, 'reader')] + sizes[(dice, 'fallback')]}")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,15 @@ PLANNED = tuple(VARIANTS)
 # The most dice in all of a variant's entries where not every size up to 5 vs 5 is shipped: Soar's
 # once a player has called its exact, whose every size would take as many bytes again as Soar's
 # first, and as much training. Its last rounds are shipped, where a game is decided.
-MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 4, "soar-other": 4, "soar-spent": 4, "soar-pushed": 5}
+MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 6, "soar-other": 6, "soar-spent": 6, "soar-pushed": 5}
+# Soar's rounds once an exact is called (the answers but both), from LAST_ROUNDS_WHOLE dice in all:
+# trained on every hand, not 32 drawn, packed at 6 bits and 0.02 and cut again. Every hand makes a
+# strategy smooth across hands, which packs small: ones wild 4 vs 1 at k=3, 146 kB at 8 bits
+# against 237 kB drawn, 42 kB so packed. LBR reads it about 0.025 a round more exploitable,
+# within the noise (4 vs 1: +0.025 against +0.000; 2 vs 4: +0.046 against +0.021; each +-0.04;
+# docs/strength.md, "Soar's last rounds"); so Soar's last rounds fit beside the rest.
+SPENT = ("soar-opener", "soar-other", "soar-spent")
+LAST_ROUNDS_WHOLE = 5
 # Variants of the round after a push: the pusher is player 0, and each entry is of one set of
 # shown dice (`pushes`).
 PUSHED = ("soar-pushed",)
@@ -201,8 +209,11 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
                 k, n, sample, bits, threshold = SIZES[(min(a, b), max(a, b))]
                 if passes and PASS_MOST_DICE in (a, b) and k < 12:
                     k = max(2, k - 1)  # where a player may pass the graph has 3 to 7 times the edges
+                cut_here = total >= RECUT_FROM or variant in PUSHED
+                if variant in SPENT and total >= LAST_ROUNDS_WHOLE:
+                    sample, bits, threshold, cut_here = None, 6, 0.02, True
                 n = n if iterations is None else iterations
-                cut = RECUT if (total >= RECUT_FROM or variant in PUSHED) and variant not in FULL_PRECISION else None
+                cut = RECUT if cut_here and variant not in FULL_PRECISION else None
                 shown_sets: list[tuple[int, ...] | None] = [None]
                 if variant in PUSHED:
                     shown_sets = list(pushes(rules, a))  # a cup of one die cannot push: none
