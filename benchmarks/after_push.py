@@ -11,7 +11,7 @@ it trusts its read of the other (`reader`), or the reader because no strategy co
 (`fallback`). After a push the strategy plays where the round after it is shipped (`duel.plan`'s
 `soar-pushed`: cups of up to 5 dice in all), unless the other player passed before the push or
 pushed twice; once an exact is called, where `soar-opener`, `soar-other` or `soar-spent` is (up
-to 6 dice in all). It prints figures; nothing is asserted.
+to 8 dice in all, but 2 vs 5 and 5 vs 2). It prints figures; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     game = Game(preset_options("soar", {"num_players": 2, "dice_per_player": args.dice}))
     tally: Counter[tuple[str, str]] = Counter()
     sizes: Counter[tuple[tuple[int, int], str]] = Counter()
-    spent: Counter[tuple[int, str]] = Counter()
+    spent: Counter[tuple[tuple[int, int], str]] = Counter()
     wins = 0
 
     class Counted:
@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> None:
             if dice is not None:
                 kind = "duel" if duel_exact_left(view) == (True, True) else "duel, an exact called"
                 if kind != "duel":
-                    spent[(sum(dice), self.bot.source)] += 1
+                    spent[(dice, self.bot.source)] += 1
             else:
                 kind = "after a push" if pushed else "other"
             tally[(kind, self.bot.source)] += 1
@@ -91,9 +91,10 @@ def main(argv: list[str] | None = None) -> None:
         strategy, trusted, uncovered = row.pop("duel", 0), row.pop("reader", 0), row.pop("fallback", 0)
         print(f"| {kind} | {strategy} | {trusted} | {uncovered} | {sum(row.values())} |")
     print()
-    print("Once an exact is called, by dice in all: strategy / reader trusted / no strategy")
-    for total in sorted({t for t, _ in spent}):
-        print(f"  {total}: {spent[(total, 'duel')]} / {spent[(total, 'reader')]} / {spent[(total, 'fallback')]}")
+    print("Once an exact is called, by cups (the opener's first): strategy / reader trusted / no strategy")
+    for dice in sorted({d for d, _ in spent}, key=lambda d: (sum(d), d)):
+        counts = " / ".join(str(spent[(dice, source)]) for source in ("duel", "reader", "fallback"))
+        print(f"  {dice[0]}v{dice[1]}: {counts}")
     print()
     print("After a push, by cups (the pusher's first): strategy / reader")
     for dice in sorted({d for d, _ in sizes}):
