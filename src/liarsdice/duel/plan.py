@@ -57,13 +57,6 @@ PLANNED = tuple(VARIANTS)
 # once a player has called its exact, whose every size would take as many bytes again as Soar's
 # first, and as much training. Its last rounds are shipped, where a game is decided.
 MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 8, "soar-other": 8, "soar-spent": 8, "soar-pushed": 5}
-# Sizes within MOST_DICE_IN_ALL a variant does not ship: Soar's 2 vs 5 and 5 vs 2 once an exact is
-# called, where the cup of two may pass: the graph is 2.5 times 3 vs 4's and an iteration on every
-# hand takes 0.57 s against 0.15 (4,000 iterations: 38 minutes each), and the bytes left do not
-# hold six of them.
-LEFT_OUT: dict[str, frozenset[tuple[int, int]]] = {
-    v: frozenset({(2, 5), (5, 2)}) for v in ("soar-opener", "soar-other", "soar-spent")
-}
 # Soar's rounds once an exact is called (the answers but both), from LAST_ROUNDS_WHOLE dice in all:
 # trained on every hand, not 32 drawn, packed at 6 bits and 0.02 and cut again. Every hand makes a
 # strategy smooth across hands, which packs small: ones wild 4 vs 1 at k=3, 146 kB at 8 bits
@@ -72,6 +65,11 @@ LEFT_OUT: dict[str, frozenset[tuple[int, int]]] = {
 # docs/strength.md, "Soar's last rounds"); so Soar's last rounds fit beside the rest.
 SPENT = ("soar-opener", "soar-other", "soar-spent")
 LAST_ROUNDS_WHOLE = 5
+# Sizes within MOST_DICE_IN_ALL a variant does not ship: Soar's 2 vs 5 and 5 vs 2 once an exact is
+# called, where the cup of two may pass: the graph is 2.5 times 3 vs 4's and an iteration on every
+# hand takes 0.57 s against 0.15 (4,000 iterations: 38 minutes each), and the bytes left do not
+# hold six of them.
+LEFT_OUT: dict[str, frozenset[tuple[int, int]]] = {v: frozenset({(2, 5), (5, 2)}) for v in SPENT}
 # Variants of the round after a push: the pusher is player 0, and each entry is of one set of
 # shown dice (`pushes`).
 PUSHED = ("soar-pushed",)
