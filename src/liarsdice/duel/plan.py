@@ -65,25 +65,20 @@ MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 8, "soar-other": 8, "soar-spe
 # docs/strength.md, "Soar's last rounds"); so Soar's last rounds fit beside the rest.
 SPENT = ("soar-opener", "soar-other", "soar-spent")
 LAST_ROUNDS_WHOLE = 5
-# Sizes within MOST_DICE_IN_ALL a variant does not ship: Soar's 2 vs 5 and 5 vs 2 once an exact is
-# called, where the cup of two may pass: the graph is 2.5 times 3 vs 4's and an iteration on every
-# hand takes 0.57 s against 0.15 (4,000 iterations: 38 minutes each), and the bytes left do not
-# hold six of them.
-LEFT_OUT: dict[str, frozenset[tuple[int, int]]] = {v: frozenset({(2, 5), (5, 2)}) for v in SPENT}
 # Variants of the round after a push: the pusher is player 0, and each entry is of one set of
 # shown dice (`pushes`).
 PUSHED = ("soar-pushed",)
 MAX_DICE = 5
 SEED = 22
 # Where seven variants and Soar's four would not fit the 40 MB at the plan's precision: from
-# RECUT_FROM dice in all (half the bytes, where an abstraction that remembers two bids costs
-# most already), each variant but FULL_PRECISION drops, once packed, its moves under RECUT and
-# is quantised again (`packed.recut`): 40% fewer bytes there. Ones wild keeps every probability
+# RECUT_FROM dice in all (three quarters of the bytes, where an abstraction that remembers two
+# bids costs most already), each variant but FULL_PRECISION drops, once packed, its moves under
+# RECUT and is quantised again (`packed.recut`): 30 to 40% fewer bytes there. Ones wild keeps every probability
 # it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's game) are on it. The
 # rounds after a push are cut at every size: a strategy per set of dice shown (85 of them). What
 # the cut costs: docs/strength.md, "Packing".
 RECUT = 0.05
-RECUT_FROM = 8
+RECUT_FROM = 6
 FULL_PRECISION = ("ones",)
 
 # Per cup sizes (the smaller first; either may open): the memory k, iterations, hands sampled per
@@ -209,7 +204,7 @@ def entries(seed: int = SEED, iterations: int | None = None, variants: tuple[str
         for total in range(smallest, MOST_DICE_IN_ALL.get(variant, 2 * MAX_DICE) + 1):
             for a in range(1, MAX_DICE + 1):
                 b = total - a
-                if not 1 <= b <= MAX_DICE or (a, b) in LEFT_OUT.get(variant, ()):
+                if not 1 <= b <= MAX_DICE:
                     continue
                 k, n, sample, bits, threshold = SIZES[(min(a, b), max(a, b))]
                 if passes and PASS_MOST_DICE in (a, b) and k < 12:
