@@ -11,7 +11,7 @@ it trusts its read of the other (`reader`), or the reader because no strategy co
 (`fallback`). After a push the strategy plays where the round after it is shipped (`duel.plan`'s
 `soar-pushed`: cups of up to 5 dice in all), unless the other player passed before the push or
 pushed twice; once an exact is called, where `soar-opener`, `soar-other` or `soar-spent` is (up
-to 8 dice in all, but 2 vs 5 and 5 vs 2). It prints figures; nothing is asserted.
+to 9 dice in all). It prints figures; nothing is asserted.
 """
 
 from __future__ import annotations
