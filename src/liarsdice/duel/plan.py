@@ -73,10 +73,10 @@ SEED = 22
 # Where seven variants and Soar's four would not fit the 40 MB at the plan's precision: from
 # RECUT_FROM dice in all (three quarters of the bytes, where an abstraction that remembers two
 # bids costs most already), each variant but FULL_PRECISION drops, once packed, its moves under
-# RECUT and is quantised again (`packed.recut`): 30 to 40% fewer bytes there. Ones wild keeps every probability
-# it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's game) are on it. The
-# rounds after a push are cut at every size: a strategy per set of dice shown (85 of them). What
-# the cut costs: docs/strength.md, "Packing".
+# RECUT and is quantised again (`packed.recut`): 30 to 40% fewer bytes there. Ones wild keeps
+# every probability it was measured with: the exploitability goals (LBR at 5 vs 5, dudo.ai's
+# game) are on it. The rounds after a push are cut at every size: a strategy per set of dice
+# shown (85 of them). What the cut costs: docs/strength.md, "Packing".
 RECUT = 0.05
 RECUT_FROM = 6
 FULL_PRECISION = ("ones",)
