@@ -83,7 +83,16 @@ from liarsdice.rules import preset_options
 
 done = []
 pondering = Pondering()
-pondering.start(lambda: (time.sleep(0.5), done.append("under way")))
+
+
+def under_way():  # until the exit stops it, however long the fetcher's lookup keeps the exit
+    deadline = time.monotonic() + 60
+    while not pondering._ending and time.monotonic() < deadline:
+        time.sleep(0.01)
+    done.append("under way")
+
+
+pondering.start(under_way)
 pondering.start(lambda: done.append("queued"))
 TrainedDuels.fetch(preset_options("perudo"), [(a, b) for a in range(1, 6) for b in range(1, 6)])
 time.sleep(0.05)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -32,15 +33,22 @@ K = 2
 
 
 @pytest.fixture(autouse=True)
-def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """An empty data directory, and an empty folder of shipped strategies (returned)."""
+def folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """An empty data directory, and an empty folder of shipped strategies (returned). No lookup
+    of an earlier test goes on in the background: one had read this test's damaged folder and
+    logged its warning here."""
+    TrainedDuels.stop_fetching()
     monkeypatch.setenv("LIARSDICE_DATA", str(tmp_path / "data"))
     monkeypatch.setattr(TrainedDuels, "cache", {})
     monkeypatch.setattr(TrainedDuels, "not_trained", set())
+    # what was asked ahead is kept by the id of the tables, which a new dict may reuse
+    monkeypatch.setattr(TrainedDuels, "_asked_ahead", set())
+    monkeypatch.setattr(TrainedDuels, "_last_ahead", None)
     monkeypatch.setattr(shipped, "_reported", set())
     monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
     sd.exact_solutions.cache_clear()
-    return tmp_path / "shipped"
+    yield tmp_path / "shipped"
+    TrainedDuels.stop_fetching()
 
 
 _trained: dict[int, DuelStrategy] = {}
@@ -189,6 +197,31 @@ def test_the_next_round_s_strategies_are_looked_up_ahead_in_the_background(folde
     assert strategy is not None and strategy.meta["shipped"] == artifact.file
     assert missing not in TrainedDuels.cache  # none for 1 vs 2: noted, and nothing trained
     assert not strategies_dir().exists()
+
+
+def test_forget_waits_for_the_lookup_under_way_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lookup still going when the tables are emptied (a new data directory) would fill them
+    from the old one."""
+    import threading
+
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+
+    def slow_look_up(cls, options, dice, k, train_small, cache, missing, left=None, pushed=None):  # type: ignore[no-untyped-def]
+        started.set()
+        release.wait(10)
+        cache["from the old directory"] = None
+        finished.set()
+
+    monkeypatch.setattr(TrainedDuels, "_look_up", classmethod(slow_look_up))
+    TrainedDuels.fetch(duel_view({"wild_face": 1}).options, [(2, 1)])
+    assert started.wait(10)
+    forgetting = threading.Thread(target=TrainedDuels.forget)
+    forgetting.start()
+    forgetting.join(0.3)
+    assert forgetting.is_alive()  # waiting for the lookup
+    release.set()
+    forgetting.join(10)
+    assert finished.is_set() and TrainedDuels.cache == {}
 
 
 def test_the_first_duel_of_a_table_of_three_is_looked_up_ahead(folders: Path) -> None:

@@ -116,7 +116,7 @@ class Pondering:
 @atexit.register
 def _stop_all() -> None:
     # A daemon thread still working when Python finalizes is ended wherever it next asks for the
-    # interpreter, and inside numpy's C++ that aborts the process (`TrainedDuels._stop_fetching`);
+    # interpreter, and inside numpy's C++ that aborts the process (`TrainedDuels.stop_fetching`);
     # a bot nobody closed may leave one.
     for pondering in list(_working):
         pondering.stop()

@@ -96,10 +96,11 @@ class TrainedDuels:
     # Duels to look up ahead of need, by one thread in the background (`fetch_ahead`).
     _ahead: ClassVar[
         queue.SimpleQueue[tuple[dict[str, DuelStrategy | None], set[str], Options, tuple[int, int], ExactLeft] | None]
-    ] = queue.SimpleQueue()  # None: stop (`_stop_fetching`)
+    ] = queue.SimpleQueue()  # None: stop (`stop_fetching`)
     _asked_ahead: ClassVar[set[tuple[int, Options, tuple[int, int], ExactLeft]]] = set()
     _fetcher: ClassVar[threading.Thread | None] = None
     _starting: ClassVar[threading.Lock] = threading.Lock()
+    _registered: ClassVar[bool] = False  # stop_fetching is registered to run at exit
     _last_ahead: ClassVar[tuple[int, Options, tuple[int, int], ExactLeft] | None] = None
 
     @classmethod
@@ -163,22 +164,27 @@ class TrainedDuels:
             if cls._fetcher is None:
                 cls._fetcher = threading.Thread(target=cls._fetch, name="duel strategies ahead", daemon=True)
                 cls._fetcher.start()
-                atexit.register(cls._stop_fetching)
+                if not cls._registered:
+                    atexit.register(cls.stop_fetching)
+                    cls._registered = True
 
     @classmethod
-    def _stop_fetching(cls) -> None:
-        """At the interpreter's exit: drop the lookups still queued and wait for the one under way.
-        A daemon thread still working when Python finalizes is ended wherever it next asks for the
-        interpreter, and inside numpy's C++ that aborts the whole process ("terminate called
-        without an active exception", exit -6): `liarsdice play` ended so once in CI, its game
-        played and saved."""
+    def stop_fetching(cls) -> None:
+        """Drop the lookups still queued (a later `fetch` asks them again) and wait for the one
+        under way. Run by `forget` and at the interpreter's exit, where a daemon thread still
+        working when Python finalizes is ended wherever it next asks for the interpreter, and
+        inside numpy's C++ that aborts the whole process ("terminate called without an active
+        exception", exit -6): `liarsdice play` ended so once in CI, its game played and saved."""
         with cls._starting:
             fetcher, cls._fetcher = cls._fetcher, None
         if fetcher is None:
             return
         with contextlib.suppress(queue.Empty):
             while True:
-                cls._ahead.get_nowait()
+                dropped = cls._ahead.get_nowait()
+                if dropped is not None:
+                    cache, _, options, dice, left = dropped
+                    cls._asked_ahead.discard((id(cache), options, dice, left))
         cls._ahead.put(None)
         fetcher.join()
 
@@ -276,7 +282,9 @@ class TrainedDuels:
 
     @classmethod
     def forget(cls) -> None:
-        """Drop every strategy looked up (a new data directory, say)."""
+        """Drop every strategy looked up (a new data directory, say), once no lookup is under way
+        in the background: one still going would fill the emptied tables from the old directory."""
+        cls.stop_fetching()
         with cls.lock:
             cls.cache.clear()
             cls.not_trained.clear()
