@@ -114,6 +114,23 @@ def test_a_round_after_a_push_is_seen_from_the_pusher_s_side() -> None:
     assert after_push(passed.view(1)) is None
 
 
+def test_a_second_push_by_the_same_player_is_the_round_after_all_the_dice_it_showed() -> None:
+    game = Game(soar(faces=3, dice_per_player=4), ["A", "B"])
+    state, _ = game.position([(1, 2, 3, 3), (1, 2, 3, 3)], starter=1).apply(BidAction(Bid(2, 2)), 1)
+    state, _ = state.apply(BidAction(Bid(3, 3), push=(3,)), 0)
+    state, _ = state.apply(Reroll(0, (1, 2, 2)))
+    state, _ = state.apply(BidAction(Bid(4, 3)), 1)
+    state, _ = state.apply(BidAction(Bid(5, 3), push=(1,)), 0)
+    state, _ = state.apply(Reroll(0, (2, 2)))
+    seen = after_push(state.view(1))
+    assert seen is not None
+    assert (seen.pusher, seen.dice, seen.shown, seen.exact_left, seen.since) == (0, (4, 4), (1, 3), (True, True), 3)
+    # the other pushes too: both players' shown dice, which no game after a push holds
+    both, _ = state.apply(BidAction(Bid(6, 3), push=(3,)), 1)
+    both, _ = both.apply(Reroll(1, (1, 1, 2)))
+    assert after_push(both.view(0)) is None
+
+
 def test_the_duel_bot_plays_the_round_after_the_other_s_push_from_its_strategy(data: Path) -> None:
     options = soar(faces=3, dice_per_player=2)
     game = Game(options, ["A", "B"])
@@ -174,4 +191,23 @@ def test_the_rounds_after_a_push_are_shipped_and_played(data: Path) -> None:
     state, _ = state.apply(Reroll(1, (4,)))
     view = state.view(0)
     assert bot.act(view) in view.legal_actions and bot.source == "fallback"
+    bot.close()
+
+
+def test_the_round_after_a_second_push_is_played_from_the_shipped_strategy_of_all_the_dice_shown(data: Path) -> None:
+    options = preset_options("soar", {"num_players": 2})
+    game = Game(options, ["A", "B"])
+    state, _ = game.position([(2, 3), (5, 5, 6)], starter=0).apply(BidAction(Bid(1, 2)), 0)
+    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
+    state, _ = state.apply(Reroll(1, (5, 6)))
+    state, _ = state.apply(BidAction(Bid(3, 2)), 0)
+    state, _ = state.apply(BidAction(Bid(3, 5), push=(5,)), 1)
+    state, _ = state.apply(Reroll(1, (4,)))
+    bot = DuelBot(seed=3)
+    bot.start(game, 0)
+    view = state.view(0)
+    assert bot.act(view) in view.legal_actions and bot.source == "duel"
+    key = strategy_key(options, (3, 2), default_k(options, (3, 2)), (True, True), (5, 5))
+    assert TrainedDuels.cache[key] is not None
+    assert TrainedDuels.cache[key].meta["shipped"] == "soar-pushed-3v2-show55.duel"
     bot.close()

@@ -2,10 +2,12 @@
 look up the strategy of the round that goes on from the push.
 
 The pusher is player 0 of that game (its dice first, and first in who may still call exact); its
-moves start with the bid that carried the push. What came before the push is not part of it: a
-round where the other player had passed before the push (it may not pass again, which the game
-after the push does not know), a pass that carried the push, or a second push is left to the
-bot's own play.
+moves start with the bid that carried the push. What came before the push is not part of it, so
+a player who pushed again is the same game with all the dice it has shown: a reroll leaves
+nothing of its cup before, and the other player's range is taken as dealt after either push.
+Left to the bot's own play: a round where the other player had passed before the last push (it
+may not pass again, which the game after the push does not know), a pass that carried it, and
+pushes by both players.
 """
 
 from __future__ import annotations
@@ -38,9 +40,9 @@ def after_push(view: PlayerView) -> AfterPush | None:
     if len(active) != 2 or any(not isinstance(t.action, (BidAction, Pass)) for t in view.history):
         return None
     pushes = [i for i, t in enumerate(view.history) if isinstance(t.action, (BidAction, Pass)) and t.action.push]
-    if len(pushes) != 1:
+    if not pushes or len({view.history[i].seat for i in pushes}) != 1:
         return None
-    since = pushes[0]
+    since = pushes[-1]
     turn = view.history[since]
     if not isinstance(turn.action, BidAction):
         return None
@@ -52,4 +54,5 @@ def after_push(view: PlayerView) -> AfterPush | None:
     o = view.options
     if o.exact != "none" and o.exact_limit != "unlimited":
         left = (not view.exact_used[pusher], not view.exact_used[other])
-    return AfterPush(pusher, (view.dice[pusher], view.dice[other]), turn.action.push, left, since)
+    shown = tuple(sorted(view.pushed[pusher]))  # every push of the round, all the pusher's
+    return AfterPush(pusher, (view.dice[pusher], view.dice[other]), shown, left, since)
