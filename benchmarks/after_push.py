@@ -9,9 +9,10 @@ where both may still call exact, one once an exact is called, a duel after a pus
 else) and by what played it (`DuelBot.source`): the trained strategy (`duel`), the reader because
 it trusts its read of the other (`reader`), or the reader because no strategy covers the round
 (`fallback`). After a push the strategy plays where the round after it is shipped (`duel.plan`'s
-`soar-pushed`: cups of up to 5 dice in all), unless the other player passed before the push or
-pushed twice; once an exact is called, where `soar-opener`, `soar-other` or `soar-spent` is (up
-to 9 dice in all). It prints figures; nothing is asserted.
+`soar-pushed`: cups of up to 5 dice in all; after the last push, of all the pusher's dice
+shown), unless the other player passed before that push or both pushed; once an exact is
+called, by `soar-opener`, `soar-other` or `soar-spent` (every size, but 5 vs 5 of `soar-spent`).
+It prints figures; nothing is asserted.
 """
 
 from __future__ import annotations

@@ -54,9 +54,10 @@ EXACT_LEFT: dict[str, tuple[bool, bool]] = {
 # (docs/solving.md, "Shipped strategies").
 PLANNED = tuple(VARIANTS)
 # The most dice in all of a variant's entries where not every size up to 5 vs 5 is shipped: Soar's
-# once a player has called its exact, whose every size would take as many bytes again as Soar's
-# first, and as much training. Its last rounds are shipped, where a game is decided.
-MOST_DICE_IN_ALL: dict[str, int] = {"soar-opener": 9, "soar-other": 9, "soar-spent": 9, "soar-pushed": 5}
+# rounds after a push, one strategy a set of dice shown (54 with a cup of 5), which at bigger cups
+# would take several times the 40 MB; and, until its training lands, 5 vs 5 once both have called
+# their exact.
+MOST_DICE_IN_ALL: dict[str, int] = {"soar-spent": 9, "soar-pushed": 5}
 # Soar's rounds once an exact is called (the answers but both), from LAST_ROUNDS_WHOLE dice in all:
 # trained on every hand, not 32 drawn, packed at 6 bits and 0.02 and cut again. Every hand makes a
 # strategy smooth across hands, which packs small: ones wild 4 vs 1 at k=3, 146 kB at 8 bits
