@@ -55,9 +55,8 @@ EXACT_LEFT: dict[str, tuple[bool, bool]] = {
 PLANNED = tuple(VARIANTS)
 # The most dice in all of a variant's entries where not every size up to 5 vs 5 is shipped: Soar's
 # rounds after a push, one strategy a set of dice shown (54 with a cup of 5), which at bigger cups
-# would take several times the 40 MB; and, until its training lands, 5 vs 5 once both have called
-# their exact.
-MOST_DICE_IN_ALL: dict[str, int] = {"soar-spent": 9, "soar-pushed": 5}
+# would take several times the 40 MB.
+MOST_DICE_IN_ALL: dict[str, int] = {"soar-pushed": 5}
 # Soar's rounds once an exact is called (the answers but both), from LAST_ROUNDS_WHOLE dice in all:
 # trained on every hand, not 32 drawn, packed at 6 bits and 0.02 and cut again. Every hand makes a
 # strategy smooth across hands, which packs small: ones wild 4 vs 1 at k=3, 146 kB at 8 bits
