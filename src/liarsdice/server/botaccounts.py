@@ -19,7 +19,7 @@ import secrets
 from collections import deque
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
 from .limits import RoomError, clean_name, hash_token
@@ -96,11 +96,15 @@ def list_accounts(session: Session) -> list[dict[str, Any]]:
 
 def revoke_account(session: Session, name: str) -> None:
     """Revoke `name`: its token is refused from now on (the name stays taken, for the records)."""
-    row = session.scalar(select(BotAccountRow).where(BotAccountRow.name == name))
-    if row is None:
+    # The write first: on SQLite a read then a write in one transaction cannot wait for the
+    # server's writes ("database is locked" at once), a write first waits its busy timeout.
+    revoked: CursorResult[Any] = session.execute(  # type: ignore[assignment]  # an UPDATE's result is a cursor's
+        update(BotAccountRow)
+        .where(BotAccountRow.name == name, BotAccountRow.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    if revoked.rowcount == 0 and session.scalar(select(BotAccountRow.id).where(BotAccountRow.name == name)) is None:
         raise AccountError(f"no bot account named {name!r} (`liarsdice bot list` shows them)")
-    if row.revoked_at is None:
-        row.revoked_at = utcnow()
 
 
 def account_for_token(session: Session, token: str) -> str | None:
