@@ -11,8 +11,8 @@ it trusts its read of the other (`reader`), or the reader because no strategy co
 (`fallback`). After a push the strategy plays where the round after it is shipped (`duel.plan`'s
 `soar-pushed`: cups of up to 5 dice in all; after the last push, of all the pusher's dice
 shown), unless the other player passed before that push or both pushed; once an exact is
-called, by `soar-opener`, `soar-other` or `soar-spent` (every size). It
-prints figures; nothing is asserted.
+called, by `soar-opener`, `soar-other` or `soar-spent` (every size). It prints figures; nothing
+is asserted.
 """
 
 from __future__ import annotations

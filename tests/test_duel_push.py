@@ -8,6 +8,7 @@ to walk: three faces, every bid remembered."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,6 +27,17 @@ from liarsdice.rules import Bid, BidAction, Challenge, Exact, Game, Options, Pas
 
 def soar(faces: int = 3, **more: object) -> Options:
     return preset_options("soar", {"num_players": 2, "faces": faces, **more})
+
+
+BID_12 = (BidAction(Bid(1, 2)), 0)
+PUSH_25 = (BidAction(Bid(2, 5), push=(5,)), 1)  # seat 1 shows a 5 with 2x5
+
+
+def played(state: Any, *steps: Any) -> Any:
+    """`state` after each step: a reroll (luck's), or an (action, seat) pair."""
+    for step in steps:
+        state, _ = state.apply(step) if isinstance(step, Reroll) else state.apply(*step)
+    return state
 
 
 def test_the_round_after_a_push_starts_at_every_bid_the_push_may_carry() -> None:
@@ -173,12 +185,9 @@ def test_the_rounds_after_a_push_are_shipped_and_played(data: Path) -> None:
     )
     # the other player pushes its 5 with 2x5: the rest of the round is the shipped strategy's
     game = Game(options, ["A", "B"])
-    state, _ = game.position([(2, 3), (5, 6)], starter=0).apply(BidAction(Bid(1, 2)), 0)
-    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
-    state, _ = state.apply(Reroll(1, (4,)))
     bot = DuelBot(seed=3)
     bot.start(game, 0)
-    view = state.view(0)
+    view = played(game.position([(2, 3), (5, 6)], starter=0), BID_12, PUSH_25, Reroll(1, (4,))).view(0)
     assert bot.act(view) in view.legal_actions and bot.source == "duel"
     key = strategy_key(options, (2, 2), default_k(options, (2, 2)), (True, True), (5,))
     assert (
@@ -186,10 +195,7 @@ def test_the_rounds_after_a_push_are_shipped_and_played(data: Path) -> None:
     )
     # once the other has called its exact, nothing is shipped for the round after a push: the reader plays
     used = game.position([(2, 3), (5, 6)], starter=0, exact_used=[1])
-    state, _ = used.apply(BidAction(Bid(1, 2)), 0)
-    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
-    state, _ = state.apply(Reroll(1, (4,)))
-    view = state.view(0)
+    view = played(used, BID_12, PUSH_25, Reroll(1, (4,))).view(0)
     assert bot.act(view) in view.legal_actions and bot.source == "fallback"
     bot.close()
 
@@ -197,15 +203,11 @@ def test_the_rounds_after_a_push_are_shipped_and_played(data: Path) -> None:
 def test_the_round_after_a_second_push_is_played_from_the_shipped_strategy_of_all_the_dice_shown(data: Path) -> None:
     options = preset_options("soar", {"num_players": 2})
     game = Game(options, ["A", "B"])
-    state, _ = game.position([(2, 3), (5, 5, 6)], starter=0).apply(BidAction(Bid(1, 2)), 0)
-    state, _ = state.apply(BidAction(Bid(2, 5), push=(5,)), 1)
-    state, _ = state.apply(Reroll(1, (5, 6)))
-    state, _ = state.apply(BidAction(Bid(3, 2)), 0)
-    state, _ = state.apply(BidAction(Bid(3, 5), push=(5,)), 1)
-    state, _ = state.apply(Reroll(1, (4,)))
     bot = DuelBot(seed=3)
     bot.start(game, 0)
-    view = state.view(0)
+    start = game.position([(2, 3), (5, 5, 6)], starter=0)
+    again = ((BidAction(Bid(3, 2)), 0), (BidAction(Bid(3, 5), push=(5,)), 1))
+    view = played(start, BID_12, PUSH_25, Reroll(1, (5, 6)), *again, Reroll(1, (4,))).view(0)
     assert bot.act(view) in view.legal_actions and bot.source == "duel"
     key = strategy_key(options, (3, 2), default_k(options, (3, 2)), (True, True), (5, 5))
     assert TrainedDuels.cache[key] is not None

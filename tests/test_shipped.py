@@ -401,8 +401,7 @@ def test_the_plan_covers_every_pair_but_one_die_each_in_every_variant() -> None:
     plan = entries()
     # 24 pairs of cups in each of 8 variants, and 1 vs 1 in the three with an exact call; Soar's
     # once an exact is called, all 25 sizes in each of the three answers; and the rounds after a
-    # push, up to 5 dice in all, one a set of dice the pusher (2, 3 or
-    # 4 dice) may show: 6, 17, 33
+    # push, up to 5 dice in all, one a set of dice the pusher (2, 3 or 4 dice) may show: 6, 17, 33
     pushed = [e for e in plan if e.variant == "soar-pushed"]
     assert len(pushed) == 3 * 6 + 2 * 17 + 33 and all(e.pushed for e in pushed)
     assert {e.dice for e in pushed} == {(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 1)}
