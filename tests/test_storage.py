@@ -196,3 +196,41 @@ def test_a_table_in_play_is_rebuilt_from_the_database(database_url: str) -> None
     assert record_a["steps"] == record_b["steps"] and record_a["rounds"] == record_b["rounds"]
     for seat in (None, 0, 1, 2):
         assert state_a.view(seat) == state_b.view(seat)
+
+
+def test_a_read_then_a_write_waits_for_another_process_writing_to_the_same_sqlite_file(tmp_path: Any) -> None:
+    """Two stores on one SQLite file are the server and a `liarsdice bot ...` command beside it.
+    A job that reads, then writes after the other committed in between, must wait for the lock,
+    not fail at once with "database is locked" (SQLite's stale read snapshot in WAL mode)."""
+    import threading
+
+    from liarsdice.server.botaccounts import create_account
+    from liarsdice.server.storage import BotAccountRow
+
+    url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    server, command = Store(url), Store(url)
+    try:
+        asked, done = threading.Event(), threading.Event()
+
+        def other_writer() -> None:
+            asked.wait(10)
+            server.call_sync(lambda s: create_account(s, "Server side"))
+            done.set()
+
+        writer = threading.Thread(target=other_writer)
+        writer.start()
+
+        def read_then_write(s: Session) -> str:
+            s.scalar(select(func.count()).select_from(BotAccountRow))
+            asked.set()
+            done.wait(0.5)  # the other commits here unless this transaction holds the lock already
+            return create_account(s, "Command side")
+
+        assert command.call_sync(read_then_write)
+        writer.join(10)
+        assert done.is_set()
+        names = server.call_sync(lambda s: sorted(s.scalars(select(BotAccountRow.name)).all()))
+        assert names == ["Command side", "Server side"]
+    finally:
+        server.close()
+        command.close()

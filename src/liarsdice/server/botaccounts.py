@@ -96,8 +96,7 @@ def list_accounts(session: Session) -> list[dict[str, Any]]:
 
 def revoke_account(session: Session, name: str) -> None:
     """Revoke `name`: its token is refused from now on (the name stays taken, for the records)."""
-    # The write first: on SQLite a read then a write in one transaction cannot wait for the
-    # server's writes ("database is locked" at once), a write first waits its busy timeout.
+    # One statement for a live account; the look-up only tells a missing name from a revoked one.
     revoked: CursorResult[Any] = session.execute(  # type: ignore[assignment]  # an UPDATE's result is a cursor's
         update(BotAccountRow)
         .where(BotAccountRow.name == name, BotAccountRow.revoked_at.is_(None))

@@ -319,6 +319,16 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=5000")
             cursor.close()
+            # SQLAlchemy's pysqlite recipe: the driver's own BEGIN, deferred until a write, is
+            # off; every transaction takes the write lock at its start (below). A deferred one
+            # that read before another process (a `liarsdice bot` command beside the server)
+            # committed fails its write at once with "database is locked"; an immediate one
+            # waits the busy timeout for the lock instead.
+            dbapi_connection.isolation_level = None
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
     if url.startswith("postgresql"):
