@@ -26,8 +26,9 @@ every other value of the bot (its bluffing margin is in dice).
 
 **More players.** Another player's lost die helps every survivor, and the chips of three cannot be
 read off a model of two: the bot scores moves in expected dice, a chip worth `CHIP_VALUE` of the
-starting dice per starting chips, and a loss that leaves a player short of the next round's bet
-costs every die it holds (it opens that round and must fold round after round).
+starting dice per starting chips shared among the other players in, and a loss that leaves a
+player short of the next round's bet costs every die it holds (it opens that round and must fold
+round after round).
 """
 
 from __future__ import annotations
@@ -62,9 +63,14 @@ class StrongBot(Protocol):
     def candidates(self, view: PlayerView, estimate: Estimate) -> list[Bid]: ...
 
 
-# At a table of three or more: the starting chips are worth this many times the starting dice
-# (with 3 dice and 10 chips a chip is worth 0.3 of a die).
-CHIP_VALUE = 1.0
+# At a table of three or more: the starting chips are worth this many times the starting dice,
+# shared among the other players in (with 5 dice and 10 chips, at a table of four, a chip is worth
+# 0.25 of a die). A fold costs one die and the bet grows every round, so a chip valued higher makes
+# the bot fold the rounds it should play, the sooner the more players there are. Against the
+# reference at four seats, 2,000 games (seed 5), the starting chips worth the starting dice times
+# 1.0 at every table size (the value before 2026-12-07) won 0.284, times 2.0 won 0.025, times 0.25
+# to 0.7 won 0.331 to 0.353 (docs/strength.md, "Tavern's chips at a table").
+CHIP_VALUE = 1.5
 # How many of our best claims are scored again with a raise.
 RAISED_CLAIMS = 3
 # The fitted weights of the heads-up model, written by benchmarks/fit_tavern.py.
@@ -328,7 +334,9 @@ class TableMoves:
         assert legal is not None and view.chips is not None
         economy = view.options.economy
         assert economy is not None
-        chip = CHIP_VALUE * view.options.starting_dice(r.me) / max(economy.starting_chips, 1)
+        # A duel scored here (the shedding game's) keeps the value it had before: 1.0, as if 1.5 others.
+        others = max(sum(view.active) - 1, 1.5)
+        chip = CHIP_VALUE / others * view.options.starting_dice(r.me) / max(economy.starting_chips, 1)
         me = r.me
         chips = view.chips[me]
         pot = view.round_pot or 0
