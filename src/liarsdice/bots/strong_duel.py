@@ -175,7 +175,12 @@ def earlier_view(game: Game, view: PlayerView, turns: int, hand: Sequence[int]) 
     history: the round set up again with the other cup a placeholder its view never shows."""
     assert view.seat is not None and view.starter is not None
     hands = [tuple(hand) if s == view.seat else (1,) * n if view.active[s] else () for s, n in enumerate(view.dice)]
-    state = game.position(hands, starter=view.starter, round_no=view.round_no)
+    chips, running_pot = None, 0
+    if view.chips is not None and view.paid is not None:
+        # the chips as the round began: what each holds now and what it has paid in this round
+        chips = [held + paid for held, paid in zip(view.chips, view.paid, strict=True)]
+        running_pot = view.running_pot or 0
+    state = game.position(hands, starter=view.starter, round_no=view.round_no, chips=chips, running_pot=running_pot)
     for turn in view.history[:turns]:
         state, _ = state.apply(turn.action, turn.seat)
     return state.view(view.seat)
