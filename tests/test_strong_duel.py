@@ -260,7 +260,7 @@ def test_the_views_of_many_hands_are_each_hands_own(preset: str) -> None:
 def test_an_earlier_view_at_a_table_with_chips_has_the_chips_the_seat_had() -> None:
     """The reader sets a round up again to ask the model about each earlier move; with chips it
     must start from the chips the seats held when the round began, not the starting chips, or a
-    raise by a seat that has won chips cannot be replayed (an IllegalAction found in six-seat
+    raise by a seat that has won chips cannot be replayed (an IllegalAction found in five-seat
     `tavern` against the reference) and every read is of other stakes."""
     from dataclasses import replace
 
